@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs the Debian packages tirx-verify needs to build and test.
+# Safe to run repeatedly; only installs what is missing. Run as root (as CI does).
+set -euo pipefail
+pkgs=(build-essential cmake ninja-build ccache pkg-config
+      libz3-dev libboost-graph-dev librapidcheck-dev nlohmann-json3-dev
+      libcli11-dev libfmt-dev libgtest-dev libbenchmark-dev python3)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
