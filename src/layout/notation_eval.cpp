@@ -480,7 +480,14 @@ class Evaluator {
   }
 
   Value call(const Node& n) {
-    Value fn = eval(*n.kids[0]);
+    const Node& callee = *n.kids[0];
+    if (callee.kind == NodeKind::kName && !ctx_.env.count(callee.text) && !is_builtin(callee.text) &&
+        !Axis::from_name(callee.text))
+      ctx_.fail("layout.well-formed", callee.pos, fmt::format("unknown function '{}'", callee.text),
+                "known: TileLayout, TileLayout.from_iters, ComposeLayout, SwizzleLayout, Iter, "
+                "tmem_datapath_layout, tcgen05_atom_layout, wg_local_layout, sf_tmem_layout, sf_smem_layout, "
+                "mma_shared_layout, tmem_mma_operand_layout, default_tmem_layout");
+    Value fn = eval(callee);
     if (fn.kind != Value::Kind::kFunc)
       ctx_.fail("layout.well-formed", n.op_pos, fmt::format("{} cannot be called", kind_name(fn)));
     std::vector<Value> positional;

@@ -64,13 +64,23 @@ class Parser {
   [[noreturn]] void fail(std::size_t pos, std::string msg, std::string note = {}) const {
     throw InputError("layout.syntax", std::move(msg), std::string(text_), pos, std::move(note));
   }
-  const Token& expect(Tok k, std::string_view context, std::size_t open_pos = std::string::npos) {
-    if (peek().kind != k) {
-      std::string note;
-      if (open_pos != std::string::npos) note = fmt::format("the bracket opened at byte {} is not closed", open_pos);
-      fail(peek().pos, fmt::format("expected {} {}, found {}", describe(k), context, what(peek())), note);
-    }
+  const Token& expect(Tok k, std::string_view context, const Token* open = nullptr) {
+    if (peek().kind != k)
+      fail(peek().pos, fmt::format("expected {} {}, found {}", describe(k), context, what(peek())),
+           open ? unclosed(*open) : "");
     return take();
+  }
+
+  // After an element of a bracketed sequence: ',' continues it, `closer` ends it.
+  // Returns true when the sequence continues (a ',' was taken and the next token is not `closer`).
+  bool next_element(Tok closer, std::string_view what_seq, const Token& open) {
+    if (accept(Tok::kComma)) return peek().kind != closer;
+    if (peek().kind == closer) return false;
+    fail(peek().pos, fmt::format("expected ',' or {} in the {}, found {}", describe(closer), what_seq, what(peek())),
+         unclosed(open));
+  }
+  static std::string unclosed(const Token& open) {
+    return fmt::format("the {} at byte {} is not closed", describe(open.kind), open.pos);
   }
 
   // Depth guard: one level per bracket / operator operand / postfix step.
@@ -198,9 +208,9 @@ class Parser {
         c->kids.push_back(std::move(arg));
         ++c->num_positional;
       }
-      if (!accept(Tok::kComma)) break;
+      if (!next_element(Tok::kRParen, "argument list", open)) break;
     }
-    expect(Tok::kRParen, "to close the argument list", open.pos);
+    expect(Tok::kRParen, "to close the argument list", &open);
     return c;
   }
 
@@ -224,16 +234,13 @@ class Parser {
     if (peek().kind == Tok::kRBracket) fail(peek().pos, "empty subscript []", "write S[extents] or S[extents:strides]");
     auto first = subscript_item();
     if (peek().kind != Tok::kComma) {
-      expect(Tok::kRBracket, "to close the subscript", open.pos);
+      expect(Tok::kRBracket, "to close the subscript", &open);
       return first;
     }
     auto t = make(NodeKind::kTuple, first->pos);
     t->kids.push_back(std::move(first));
-    while (accept(Tok::kComma)) {
-      if (peek().kind == Tok::kRBracket) break;
-      t->kids.push_back(subscript_item());
-    }
-    expect(Tok::kRBracket, "to close the subscript", open.pos);
+    while (next_element(Tok::kRBracket, "subscript", open)) t->kids.push_back(subscript_item());
+    expect(Tok::kRBracket, "to close the subscript", &open);
     return t;
   }
 
@@ -276,15 +283,9 @@ class Parser {
     if (accept(Tok::kRParen)) return tup;  // ()
     auto first = expr();
     if (accept(Tok::kRParen)) return first;  // (expr): grouping only
-    if (peek().kind != Tok::kComma)
-      fail(peek().pos, fmt::format("expected ',' or ')' in parentheses, found {}", what(peek())),
-           fmt::format("the parenthesis opened at byte {} is not closed", open.pos));
     tup->kids.push_back(std::move(first));
-    while (accept(Tok::kComma)) {
-      if (peek().kind == Tok::kRParen) break;
-      tup->kids.push_back(expr());
-    }
-    expect(Tok::kRParen, "to close the tuple", open.pos);
+    while (next_element(Tok::kRParen, "tuple", open)) tup->kids.push_back(expr());
+    expect(Tok::kRParen, "to close the tuple", &open);
     return tup;
   }
 
@@ -294,9 +295,9 @@ class Parser {
     auto l = make(NodeKind::kList, open.pos);
     while (peek().kind != Tok::kRBracket) {
       l->kids.push_back(expr());
-      if (!accept(Tok::kComma)) break;
+      if (!next_element(Tok::kRBracket, "list", open)) break;
     }
-    expect(Tok::kRBracket, "to close the list", open.pos);
+    expect(Tok::kRBracket, "to close the list", &open);
     return l;
   }
 
@@ -308,9 +309,9 @@ class Parser {
       d->kids.push_back(expr());
       expect(Tok::kColon, "between a dict key and its value");
       d->kids.push_back(expr());
-      if (!accept(Tok::kComma)) break;
+      if (!next_element(Tok::kRBrace, "dict", open)) break;
     }
-    expect(Tok::kRBrace, "to close the dict", open.pos);
+    expect(Tok::kRBrace, "to close the dict", &open);
     return d;
   }
 
