@@ -9,7 +9,7 @@
 //       alone = a bare swizzle: ComposeLayout over S[2^(M+B+S):1]
 //   Iter(extent, stride, axis), T.int64(8), T.int32(8), Axis.get("laneid")
 //
-// Name spaces: `T.`, `Tx.` and `tirx.` prefix any builtin; `Axis.<name>` is an axis. Factory
+// Name spaces: `T.`, `Tx.`, `tirx.` and `tma_utils.` prefix any builtin; `Axis.<name>` is an axis. Factory
 // calls and layout methods are dispatched by notation_factories.cpp.
 #include <fmt/format.h>
 
@@ -25,12 +25,12 @@ namespace tirx::notation {
 
 namespace {
 
-constexpr std::array<std::string_view, 5> kNamespaces = {"T", "Tx", "tirx", "Axis", "SwizzleMode"};
+constexpr std::array<std::string_view, 6> kNamespaces = {"T", "Tx", "tirx", "tma_utils", "Axis", "SwizzleMode"};
 constexpr std::array<std::string_view, 8> kConstructors = {"S",    "R",       "TileLayout", "ComposeLayout",
                                                            "SwizzleLayout", "Iter", "int64", "int32"};
 
 bool is_namespace(std::string_view n) { return std::find(kNamespaces.begin(), kNamespaces.end(), n) != kNamespaces.end(); }
-bool is_prefix_namespace(std::string_view n) { return n == "T" || n == "Tx" || n == "tirx"; }
+bool is_prefix_namespace(std::string_view n) { return n == "T" || n == "Tx" || n == "tirx" || n == "tma_utils"; }
 
 }  // namespace
 

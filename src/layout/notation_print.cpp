@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 
 #include <limits>
+#include <ostream>
 
 #include "tirx_verify/layout/notation.hpp"
 
@@ -104,5 +105,8 @@ class Printer {
 }  // namespace
 
 std::string print_layout(const Layout& l, PrintStyle style) { return Printer(style).layout(l); }
+
+std::ostream& operator<<(std::ostream& os, const Layout& l) { return os << print_layout(l); }
+std::ostream& operator<<(std::ostream& os, const TileLayout& l) { return os << print_layout(Layout(l)); }
 
 }  // namespace tirx

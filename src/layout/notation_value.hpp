@@ -92,14 +92,15 @@ struct Ctx {
   [[noreturn]] void fail(std::string_view id, std::size_t pos, std::string msg, std::string note = {}) const {
     throw InputError(std::string(id), std::move(msg), std::string(text), pos, std::move(note));
   }
-  // Runs f(); an InputError without a position (raised deep in the layout model) is re-attributed
-  // to `pos` in this text.
+  // Runs f(); an InputError raised below the notation (by the layout model, a factory, a dtype
+  // parser: no text, or a text of its own such as the dtype name) is re-attributed to `pos` in
+  // this text, keeping its check id, message and note.
   template <class F>
   auto at(std::size_t pos, F&& f) const -> decltype(f()) {
     try {
       return f();
     } catch (const InputError& e) {
-      if (e.text().empty()) throw e.located(std::string(text), pos);
+      if (e.text() != text) throw InputError(e.check_id(), e.message(), std::string(text), pos, e.note());
       throw;
     }
   }

@@ -26,6 +26,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <map>
 #include <string>
 #include <string_view>
@@ -54,5 +55,9 @@ enum class PrintStyle { kBuilder, kTvm };
 // TVM:      T.TileLayout(T.S[(8, 4):(4 @ Axis.laneid, 1)] + ...), exactly as TVM's printer.
 // parse_layout(print_layout(L, style)) == L for both styles.
 std::string print_layout(const Layout& l, PrintStyle style = PrintStyle::kBuilder);
+
+// Streams the builder form (so GoogleTest and logs show layouts as text).
+std::ostream& operator<<(std::ostream& os, const Layout& l);
+std::ostream& operator<<(std::ostream& os, const TileLayout& l);
 
 }  // namespace tirx
