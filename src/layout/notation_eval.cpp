@@ -282,7 +282,7 @@ void merge_into(const Ctx& ctx, OffsetMap& dst, const OffsetMap& src, std::size_
 
 class Evaluator {
  public:
-  explicit Evaluator(const Ctx& ctx) : ctx_(ctx) {}
+  Evaluator(const Ctx& ctx, const Node& root) : ctx_(ctx), root_(root) {}
 
   Value eval(const Node& n) {
     switch (n.kind) {
@@ -349,10 +349,58 @@ class Evaluator {
   }
 
   [[noreturn]] void unbound(const std::string& name, std::size_t pos) {
-    std::string note = fmt::format("bind it with --param {}=<value>", name);
+    // Name every unbound parameter of the whole expression at once, so one run tells the
+    // user all the --param bindings it needs.
+    std::vector<std::string> all;
+    collect_unbound(root_, all);
+    if (std::find(all.begin(), all.end(), name) == all.end()) all.insert(all.begin(), name);
+    std::string note = "bind it with";
+    if (all.size() > 1) note = fmt::format("{} unbound parameters; bind them with", all.size());
+    for (const std::string& p : all) note += fmt::format(" --param {}=<value>", p);
     if (auto c = closest_axis(name); c && name.find('.') == std::string::npos)
-      note += fmt::format(", or if an axis was meant: did you mean '{}'?", *c);
+      note += fmt::format("; if an axis was meant: did you mean '{}'?", *c);
     ctx_.fail("layout.well-formed", pos, fmt::format("unbound parameter '{}'", name), note);
+  }
+
+  bool known_name(const std::string& name) const {
+    return ctx_.env.count(name) || is_builtin(name) || Axis::from_name(name) || name == "True" || name == "False" ||
+           name == "None";
+  }
+
+  // Names (and dotted names) in integer positions that nothing binds, in text order.
+  void collect_unbound(const Node& n, std::vector<std::string>& out) const {
+    auto add = [&out](const std::string& s) {
+      if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+    };
+    switch (n.kind) {
+      case NodeKind::kName:
+        if (!known_name(n.text)) add(n.text);
+        return;
+      case NodeKind::kAttr: {
+        const std::string full = dotted(n);
+        if (!full.empty() && !known_name(root_of(n).text)) {
+          if (!ctx_.env.count(full)) add(full);
+          return;
+        }
+        break;
+      }
+      case NodeKind::kBinary:
+        if (n.text == "@") {  // the right side is an axis, not a parameter
+          collect_unbound(*n.kids[0], out);
+          if (n.kids[1]->kind != NodeKind::kName) collect_unbound(*n.kids[1], out);
+          return;
+        }
+        break;
+      case NodeKind::kCall: {  // an unknown callee is an unknown function, not a parameter
+        const Node& callee = *n.kids[0];
+        const bool unknown_fn = (callee.kind == NodeKind::kName || !dotted(callee).empty()) &&
+                                !known_name(root_of(callee).text);
+        for (std::size_t k = unknown_fn ? 1 : 0; k < n.kids.size(); ++k) collect_unbound(*n.kids[k], out);
+        return;
+      }
+      default: break;
+    }
+    for (const auto& k : n.kids) collect_unbound(*k, out);
   }
 
   // "a.b.c" when the node is a chain of plain names, else empty.
@@ -481,9 +529,9 @@ class Evaluator {
 
   Value call(const Node& n) {
     const Node& callee = *n.kids[0];
-    if (callee.kind == NodeKind::kName && !ctx_.env.count(callee.text) && !is_builtin(callee.text) &&
-        !Axis::from_name(callee.text))
-      ctx_.fail("layout.well-formed", callee.pos, fmt::format("unknown function '{}'", callee.text),
+    const std::string callee_name = dotted(callee);
+    if (!callee_name.empty() && !known_name(root_of(callee).text))
+      ctx_.fail("layout.well-formed", callee.pos, fmt::format("unknown function '{}'", callee_name),
                 "known: TileLayout, TileLayout.from_iters, ComposeLayout, SwizzleLayout, Iter, "
                 "tmem_datapath_layout, tcgen05_atom_layout, wg_local_layout, sf_tmem_layout, sf_smem_layout, "
                 "mma_shared_layout, tmem_mma_operand_layout, default_tmem_layout");
@@ -506,9 +554,7 @@ class Evaluator {
     if (!full.empty()) {
       if (auto it = ctx_.env.find(full); it != ctx_.env.end()) return Value::make_int(it->second, n.pos);
       const Node& root = root_of(n);
-      if (!ctx_.env.count(root.text) && !is_builtin(root.text) && !Axis::from_name(root.text) &&
-          root.text != "True" && root.text != "False" && root.text != "None")
-        unbound(full, n.pos);
+      if (!known_name(root.text)) unbound(full, n.pos);
     }
     Value obj = eval(*n.kids[0]);
     if (auto v = builtin_attr(ctx_, obj, n.text, n.op_pos)) {
@@ -535,13 +581,14 @@ class Evaluator {
   }
 
   const Ctx& ctx_;
+  const Node& root_;
 };
 
 }  // namespace
 
 Layout evaluate_layout(const Node& root, std::string_view text, const Env& env) {
   Ctx ctx{text, env};
-  Evaluator ev(ctx);
+  Evaluator ev(ctx, root);
   Value v = ev.eval(root);
   if (v.kind == Value::Kind::kNone)
     ctx.fail("layout.well-formed", v.pos, "the expression gives None, not a layout",
@@ -553,13 +600,13 @@ Layout evaluate_layout(const Node& root, std::string_view text, const Env& env) 
 
 std::int64_t evaluate_int(const Node& root, std::string_view text, const Env& env) {
   Ctx ctx{text, env};
-  Evaluator ev(ctx);
+  Evaluator ev(ctx, root);
   return ctx.as_int(ev.eval(root), "the expression");
 }
 
 std::vector<std::int64_t> evaluate_int_list(const Node& root, std::string_view text, const Env& env) {
   Ctx ctx{text, env};
-  Evaluator ev(ctx);
+  Evaluator ev(ctx, root);
   Value v = ev.eval(root);
   if (v.kind == Value::Kind::kInt) return {v.i};
   return ctx.as_int_list(v, "the expression");

@@ -165,6 +165,16 @@ TEST(NotationErrors, UnboundParameterSuggestsParam) {
   EXPECT_EQ(d.message(), "unbound parameter 'self.BLK_M'");
   EXPECT_EQ(d.pos(), at(dotted, "self"));
   EXPECT_NE(d.note().find("--param self.BLK_M=<value>"), std::string::npos) << d.note();
+  // All unbound parameters are named at once; axes after '@', attributes and known names are not.
+  const std::string many = "T.TileLayout(T.S[(SMEM_DEPTH, BLK_SFA // 128, 4, 32):(BLK_SFA, 128, 1@laneid, 4)])"
+                           ".unpack(4).broadcast(K_ITERS)";
+  const InputError all = parse_error(many, {{"BLK_SFA", 512}});
+  EXPECT_EQ(all.message(), "unbound parameter 'SMEM_DEPTH'");
+  EXPECT_EQ(all.note(), "2 unbound parameters; bind them with --param SMEM_DEPTH=<value> --param K_ITERS=<value>");
+  const std::string fn = "tmem_pool.alloc((128, 512), 'float32')";
+  const InputError f = parse_error(fn);
+  EXPECT_EQ(f.message(), "unknown function 'tmem_pool.alloc'");
+  EXPECT_EQ(f.pos(), 0u);
 }
 
 // ---------------------------------------------------------------- kinds, calls, swizzles
