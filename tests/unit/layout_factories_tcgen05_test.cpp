@@ -136,6 +136,38 @@ TEST(Tcgen05Atom, RegistersPerThread) {
   EXPECT_EQ(atom("16x128b", 64, 64, kF32).span(AxisId::m), 32);
   EXPECT_EQ(atom("16x256b", 128, 32, kF32).span(AxisId::m), 32);
   EXPECT_EQ(atom("16x256b", 128, 64, kF16).span(AxisId::m) / 2, 32);
+  // test_copy_tmem2reg_async (docs): fp16 (128,8) -> .32x32b.x4, 4 registers per thread
+  EXPECT_EQ(atom("32x32b", 128, 8, kF16).span(AxisId::m) / 2, 4);
+  // test_datapath_B_codegen: 32x32b (64,64) fp32 -> one .32x32b.x32, N/2 = 32 registers
+  EXPECT_EQ(atom("32x32b", 64, 64, kF32).span(AxisId::m), 32);
+}
+
+// test_tcgen05_16xnb_sub_slab_view_read[16x64b-8 / 16x128b-4 / 16x256b-4]: reading the lower
+// (sub_slab 0) or upper (sub_slab 1) 64-row Layout F view of a Layout D accumulator gives the
+// same thread the first or second half of the registers of the M=128 fragment.
+TEST(Tcgen05Atom, SubSlabViewsReadTheHalvesOfTheM128Fragment) {
+  const std::tuple<const char*, std::int64_t, std::int64_t> cases[] = {
+      {"16x64b", 16, 8}, {"16x128b", 16, 8}, {"16x256b", 32, 16}};  // shape, cols, registers per issue
+  for (auto [shape, cols, regs] : cases)
+    for (const DType* dt : {&kF32, &kF16}) {
+      const std::int64_t epb = 32 / dt->bits, c = cols * epb;
+      SCOPED_TRACE(std::string(shape) + " " + dt->name);
+      const TileLayout full = atom(shape, 128, c, *dt), half = atom(shape, 64, c, *dt);
+      const TileLayout d = tmem_datapath_layout("D", 128, c);
+      for (int s : {0, 1}) {
+        const TileLayout f = tmem_datapath_layout("F", 64, c, s);
+        for (std::int64_t r = 0; r < 64; ++r)
+          for (std::int64_t col = 0; col < c; ++col) {
+            const Coord cell = f.apply(r * c + col);  // where the 64-row view puts (r, col)
+            const std::int64_t row_d = cell.get(AxisId::TLane), col_d = cell.get(AxisId::TCol);
+            ASSERT_EQ(d.apply(row_d * c + col_d).get(AxisId::TLane), row_d);  // Layout D is the identity
+            const Coord a = full.apply(row_d * c + col_d), b = half.apply(r * c + col);
+            ASSERT_EQ(a.get(AxisId::laneid), b.get(AxisId::laneid));
+            ASSERT_EQ(a.get(AxisId::wid_in_wg), b.get(AxisId::wid_in_wg));
+            ASSERT_EQ(a.get(AxisId::m), s * regs * epb + b.get(AxisId::m)) << "sub_slab " << s;
+          }
+      }
+    }
 }
 
 // ---- the sweep: every legal configuration against the PTX formulas ----
