@@ -170,7 +170,8 @@ TEST(Tcgen05Atom, SubSlabViewsReadTheHalvesOfTheM128Fragment) {
     }
 }
 
-// ---- the sweep: every legal configuration against the PTX formulas ----
+// ---- the sweep: every legal configuration against spec (g)'s closed forms and, through the
+// TMEM accumulator layout (D for 128 rows, F for 64), against the PTX formulas ----
 
 // PTX ISA 9.1 §9.7.16.2.3: thread t (laneid) and register r of one warp -> (lane inside the
 // warp's block, 32-bit column), base lane/column 0.
@@ -233,6 +234,24 @@ TEST(Tcgen05Atom, EveryLegalConfigMatchesPtxMapping) {
               // The warp may only touch its own 32-lane sub-partition; .16x*b issues start at
               // lane 0 (and 16 for the second M=128 issue) of that partition.
               const std::int64_t lane = 32 * w + 16 * issue + lane_in_block;
+              // spec (g)'s closed forms, from (thread, register) back to the element
+              const std::int64_t base_row = is32 ? 0 : (rows == 128 ? 32 * w + 16 * issue : 16 * w);
+              std::int64_t row_exp = 0, col32_exp = 0;
+              if (is32) {
+                row_exp = 32 * w + t;
+                col32_exp = reg;
+              } else if (std::string_view(shape) == "16x64b") {
+                row_exp = base_row + (t >> 2) + 8 * (t & 1);
+                col32_exp = ((t >> 1) & 1) + 2 * r;
+              } else if (std::string_view(shape) == "16x128b") {
+                row_exp = base_row + t / 4 + 8 * (r % 2);
+                col32_exp = t % 4 + 4 * (r / 2);
+              } else {
+                row_exp = base_row + t / 4 + 8 * ((r / 2) % 2);
+                col32_exp = r % 2 + 2 * (t % 4) + 8 * (r / 4);
+              }
+              ASSERT_EQ(row, row_exp) << "col " << col;
+              ASSERT_EQ(col, col32_exp * epb + m % epb) << "row " << row;
               const Coord tm = tmem.apply(row * cols + col);
               ASSERT_EQ(tm.get(AxisId::TLane), lane) << "row " << row << " col " << col;
               ASSERT_EQ(tm.get(AxisId::TCol) / epb, col32) << "row " << row << " col " << col;
