@@ -242,7 +242,83 @@ def check_wgmma(doc, verbose):
     return out
 
 
-CHECKS = {'tma_tile_load': check_tma, 'smem_bank_conflicts': check_banks, 'ldmatrix_stmatrix': check_ldmatrix,
+def check_tcgen05(doc, verbose):
+    """Spec formulas for the Blackwell campaign (never run by the authors: no B200)."""
+    from rb_model import TCGEN05_REGS, datapath_lane, tmem_ld_cell
+    sentinel = 0xDEADBEEF
+    mma_fill = {2: ('D', 0, 128), 3: ('F', 0, 64), 4: ('F', 1, 64)}
+
+    def cell_value(fill, lane, col):
+        if fill in (0, 1):
+            return (lane << 16) | col
+        layout, sub, m_total = mma_fill[fill]
+        for m in range(m_total):
+            if datapath_lane(layout, m, sub) == lane and col < 64:
+                return f32_bits_exact(256.0 * (m + 1) + col)
+        return sentinel
+
+    t = Tally('tcgen05 (spec)', verbose)
+    for r in doc['records']:
+        label = '%s %s.x%d%s fill %d lane_off %d' % (r['kind'], r['shape'], r['num'], '.pack' if r['pack'] else '',
+                                                     r['fill'], r['lane_off'])
+        mism = []
+        if r['kind'] == 'ld':
+            n = TCGEN05_REGS[r['shape']] * r['num']
+            h = r['regs_hex']
+            for tid in range(128):
+                w, th = tid // 32, tid % 32
+                for i in range(n):
+                    got = int(h[8 * (tid * n + i):8 * (tid * n + i) + 8], 16)
+                    if r['pack']:
+                        lo = tmem_ld_cell(r['shape'], r['num'], th, i, 32 * w + r['lane_off'], 0, 0)
+                        lane, f = lo[0], lo[1]
+                        col0 = r['col_off'] + 2 * f
+                        exp = (cell_value(r['fill'], lane, col0) & 0xFFFF) | \
+                              ((cell_value(r['fill'], lane, col0 + 1) & 0xFFFF) << 16)
+                        where = (lane, col0)
+                    else:
+                        where = tmem_ld_cell(r['shape'], r['num'], th, i, 32 * w + r['lane_off'], r['col_off'],
+                                             r['imm'] or 0)
+                        exp = cell_value(r['fill'], *where)
+                    if exp != got:
+                        mism.append(('warp %d thread %d reg %d -> (lane, col) %s' % (w, th, i, where),
+                                     'expected 0x%08x got 0x%08x' % (exp, got)))
+            t.record(label, 128 * n, mism)
+        elif r['kind'] == 'st':
+            n = TCGEN05_REGS[r['shape']] * r['num']
+            exp = {}
+            for tid in range(128):
+                w, th = tid // 32, tid % 32
+                for i in range(n):
+                    v = 0x80000000 | (w << 24) | (th << 16) | i
+                    if r['pack']:
+                        lane, f = tmem_ld_cell(r['shape'], r['num'], th, i, 32 * w + r['lane_off'], 0, 0)
+                        exp[(lane, r['col_off'] + 2 * f)] = v & 0xFFFF
+                        exp[(lane, r['col_off'] + 2 * f + 1)] = v >> 16
+                    else:
+                        exp[tmem_ld_cell(r['shape'], r['num'], th, i, 32 * w + r['lane_off'], r['col_off'],
+                                         r['imm'] or 0)] = v
+            h = r['tmem_hex']
+            for lane in range(128):
+                for col in range(64):
+                    got = int(h[8 * (lane * 64 + col):8 * (lane * 64 + col) + 8], 16)
+                    e = exp.get((lane, col), sentinel)
+                    if r['pack'] and (lane, col) in exp:
+                        got &= 0xFFFF   # upper halves after .unpack::16b: unspecified (spec section 10.6)
+                    if e != got:
+                        mism.append(('lane %d col %d' % (lane, col), 'expected 0x%08x got 0x%08x' % (e, got)))
+            t.record(label, 128 * 64, mism)
+        else:
+            print('  tcgen05.alloc addresses (256,128,64,32,32 columns):', ['0x%08x' % a for a in r['addresses']])
+    return [t]
+
+
+def f32_bits_exact(x):
+    import struct
+    return struct.unpack('<I', struct.pack('<f', x))[0]
+
+
+CHECKS = {'tcgen05': check_tcgen05, 'tma_tile_load': check_tma, 'smem_bank_conflicts': check_banks, 'ldmatrix_stmatrix': check_ldmatrix,
           'mma_sync_m16n8k16': check_mma, 'wgmma_m64nNk16': check_wgmma}
 
 

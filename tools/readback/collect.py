@@ -51,14 +51,18 @@ def device_block(pack):
     nvcc = d['nvcc']
     cuda = nvcc.split('release')[1].split(',')[0].strip() if 'release' in nvcc else nvcc
     ver = nvcc.split(', V')[1].split()[0] if ', V' in nvcc else ''
-    return {'gpu': smi[0], 'compute_capability': smi[2], 'driver': smi[1],
-            'cuda': '%s (nvcc V%s)' % (cuda, ver), 'ncu': d.get('ncu', ''), 'date': d['date'],
-            'sm_clock_idle_max': '%s / %s' % (smi[3], smi[4]) if len(smi) > 4 else ''}
+    dev = {'gpu': smi[0], 'compute_capability': smi[2], 'driver': smi[1],
+           'cuda': '%s (nvcc V%s)' % (cuda, ver), 'date': d['date']}
+    if d.get('ncu'):
+        dev['ncu'] = d['ncu']
+    if len(smi) > 4:
+        dev['sm_clock_idle_max'] = '%s / %s' % (smi[3], smi[4])
+    return dev
 
 
-def header(dev, campaign, generator, fmt):
+def header(dev, campaign, generator, fmt, target='sm90'):
     return {'schema': SCHEMA, 'campaign': campaign, 'device': dev,
-            'generator': 'tools/readback/readback_gen.py --target sm90 (%s)' % generator,
+            'generator': 'tools/readback/readback_gen.py --target %s (%s)' % (target, generator),
             'format': fmt}
 
 
@@ -274,6 +278,46 @@ def collect_wgmma(pack, dev):
     return obj
 
 
+TCGEN05_FORMAT = (
+    'Blackwell tcgen05 readback, one CTA of 128 threads per record, 256 TMEM columns '
+    'allocated at base (lane 0, column c_base). fill: 0 = tcgen05.st.32x32b wrote (lane << 16) | '
+    'col into every cell of columns 0..127; 1 = the same labels through tcgen05.cp.128x256b '
+    '(K-major, no swizzle, LBO 128, SBO 256); 2 = tcgen05.mma kind::f16 M=128 (Layout D) N=64 '
+    'at (lane 0, col 0); 3 = M=64 (Layout F) at lane 0; 4 = M=64 at lane 16 (D[m][n] = 256 (m+1) '
+    '+ n as f32, unwritten cells 0xdeadbeef). ld records: warp w issued tcgen05.ld.<shape>.x<num>'
+    '[.pack::16b] at (lane 32w + lane_off, column col_off) relative to base; regs_hex = 128 '
+    'threads x registers, thread-major, 8 hex digits each. st records: the cells started as '
+    '0xdeadbeef; warp w stored registers 0x80000000 | w << 24 | t << 16 | r with the shape at '
+    '(32w + lane_off, col_off); tmem_hex = 128 lanes x 64 columns read back with ld.32x32b, '
+    'lane-major. alloc record: addresses returned by allocations of 256, 128, 64, 32, 32 columns.')
+
+
+def collect_tcgen05(pack, dev):
+    man = json.loads(pack.text('manifest_tcgen05.json'))
+    exps = {e['id']: e for e in man['experiments']}
+    regs = {'32x32b': 1, '16x64b': 1, '16x128b': 2, '16x256b': 4, '16x32bx2': 1}
+    recs = []
+    for d in pack.jsonl('raw_tcgen05.jsonl'):
+        if d.get('kind') != 'tcgen05':
+            raise SystemExit('tcgen05 run failed: %r' % d)
+        e = exps[d['id']]
+        h = d['out_hex']
+        word = lambda i: h[8 * i:8 * i + 8]
+        r = {k: e[k] for k in ('id', 'kind', 'shape', 'num', 'pack', 'imm', 'fill', 'lane_off', 'col_off')}
+        r['status'] = d['status']
+        if e['kind'] == 'ld':
+            n = regs[e['shape']] * e['num']
+            r['regs_hex'] = ''.join(word(t * 128 + i) for t in range(128) for i in range(n))
+        elif e['kind'] == 'st':
+            r['tmem_hex'] = ''.join(word(l * 128 + c) for l in range(128) for c in range(64))
+        else:
+            r['addresses'] = [int(word(i), 16) for i in range(5)]
+        recs.append(r)
+    obj = header(dev, 'tcgen05', 'gen_tcgen05.py', TCGEN05_FORMAT, target='sm100')
+    obj['records'] = recs
+    return obj
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--raw', required=True)
@@ -284,6 +328,13 @@ def main():
     dev = device_block(pack)
     os.makedirs(a.out, exist_ok=True)
     p = lambda n: os.path.join(a.out, '%s_%s.json' % (a.prefix, n))
+    try:
+        pack.text('manifest_tcgen05.json')
+        dump(p('tcgen05'), collect_tcgen05(pack, dev))
+        print('%-40s %8d bytes' % (p('tcgen05'), os.path.getsize(p('tcgen05'))))
+        return
+    except FileNotFoundError:
+        pass
     dump(p('tma'), collect_tma(pack, dev))
     dump(p('banks'), collect_banks(pack, dev))
     ld, mma = collect_frag(pack, dev)

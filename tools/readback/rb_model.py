@@ -207,3 +207,32 @@ def phase_model_wavefronts(op, width, addrs, mask=0xFFFFFFFF):
         width * bin(mask).count('1')
     ideal = max(1, -(-active // WAVEFRONT_BYTES))
     return total, ideal
+
+
+# ---------------------------------------------------------------- tcgen05 (Blackwell; spec sections 2-3)
+
+def tmem_ld_cell(shape, num, t, r, L0, C0, imm=0):
+    """tcgen05.ld/st (no pack): register r of thread t -> TMEM (lane, col).
+    PTX 9.7.16.2.3 / spec section 3 table (derived from CUTLASS, TileLang)."""
+    if shape == '32x32b':
+        return L0 + t, C0 + r
+    if shape == '16x64b':
+        return L0 + (t >> 2) + 8 * (t & 1), C0 + 2 * r + ((t >> 1) & 1)
+    if shape == '16x128b':
+        return L0 + (t >> 2) + 8 * (r & 1), C0 + (t & 3) + 4 * (r >> 1)
+    if shape == '16x256b':
+        return L0 + (t >> 2) + 8 * ((r >> 1) & 1), C0 + 2 * (t & 3) + (r & 1) + 8 * (r >> 2)
+    if shape == '16x32bx2':
+        return L0 + (t & 15), C0 + r + imm * (t >> 4)
+    raise ValueError(shape)
+
+
+TCGEN05_REGS = {'32x32b': 1, '16x64b': 1, '16x128b': 2, '16x256b': 4, '16x32bx2': 1}
+
+
+def datapath_lane(layout, m, sub_slab=0):
+    """Accumulator row m -> TMEM lane: Layout D (M=128) lane = m; Layout F (M=64)
+    lane = 16 sub_slab + m % 16 + 32 (m / 16).  Spec section 2."""
+    if layout == 'D':
+        return m
+    return 16 * sub_slab + (m % 16) + 32 * (m // 16)
