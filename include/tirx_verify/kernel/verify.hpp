@@ -1,0 +1,50 @@
+// tirx_verify/kernel/verify.hpp — running the checks over every buffer of a kernel model.
+//
+// For each buffer: parse its layout (layout.syntax / layout.well-formed errors become a failed
+// result for that buffer, never an abort), build a prove::CheckInput from the buffer's scope,
+// shape, dtype and allocation plus the target's machine limits, and run every registered check.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tirx_verify/kernel/model.hpp"
+#include "tirx_verify/layout/error.hpp"
+#include "tirx_verify/prove/check.hpp"
+
+namespace tirx::hw {
+struct Target;
+}
+
+namespace tirx::kernel {
+
+struct BufferReport {
+  const BufferModel* buffer = nullptr;
+  std::string resolved;                       // the layout printed in builder form
+  std::vector<prove::CheckResult> results;
+  std::optional<InputError> error;            // the layout did not parse / was not valid
+};
+
+struct KernelReport {
+  const KernelModel* model = nullptr;
+  std::vector<BufferReport> buffers;
+};
+
+// The machine limits a target imposes on coordinates (warp size, TMEM geometry, ...).
+prove::MachineLimits machine_limits(const hw::Target& t);
+
+struct VerifyOptions {
+  prove::EngineLimits limits;
+};
+
+// Checks one buffer on the given target.
+BufferReport verify_buffer(const BufferModel& b, const KernelModel& k, const hw::Target& target,
+                           const VerifyOptions& opt = {});
+// Checks every buffer of a model; the target is loaded by name from models/targets.
+KernelReport verify_kernel(const KernelModel& k, const VerifyOptions& opt = {});
+
+// Element size in bits for a TVM dtype name ("float16" -> 16); 0 when unknown.
+int dtype_bits(const std::string& dtype);
+
+}  // namespace tirx::kernel

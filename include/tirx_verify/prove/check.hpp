@@ -1,0 +1,98 @@
+// tirx_verify/prove/check.hpp — what a check is, what it answers, and the registry of checks.
+//
+// A check is a unit (clang-tidy style): a stable id that is never renamed once released, one
+// source file (src/prove/check_<name>.cpp), a one-line description, a witness format, and one
+// entry in the registry (check_registry.cpp) — `tirx-verify --list-checks` prints that list.
+//
+// Every "no" carries a concrete witness (JSON): e.g. for layout.injective
+//   {"a": {"logical": [3, 5], "replica": 0}, "b": {"logical": [7, 1], "replica": 1},
+//    "cell": {"TLane": 17, "TCol": 4}}
+// so a person (or a test) can re-check it by evaluating the layout at both elements.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tirx_verify/layout/layout.hpp"
+
+namespace tirx::prove {
+
+enum class Status { kPass, kFail, kUndecided, kNotApplicable };
+std::string_view status_name(Status s);  // "pass", "fail", "undecided", "n/a"
+
+// Where a buffer lives; decides which axes form the storage cell of an element.
+//   shared/global : the cell is the (swizzled) element address on m (and P/F/Bank if used)
+//   tmem          : (TLane, TCol)
+//   local         : (every thread axis, m) — two elements may share a thread, not a register slot
+//   unknown       : every axis the layout uses
+enum class Scope { kUnknown, kShared, kGlobal, kTmem, kLocal };
+Scope parse_scope(std::string_view s);  // "shared", "shared.dyn", "global", "tmem", "local"; throws
+std::string_view scope_name(Scope s);
+
+// Sizes of the machine that bound coordinates. Filled from a target description
+// (models/targets/*.json) by the caller; see bounds_from_target in the CLI.
+struct MachineLimits {
+  std::int64_t warp_size = 0;           // laneid < warp_size
+  std::int64_t warps_per_warpgroup = 0; // wid_in_wg < this; tid_in_wg < warp_size * this
+  std::int64_t max_threads_per_cta = 0; // tx < this (0: unchecked)
+  std::int64_t tmem_lanes = 0;          // TLane < this (0: no TMEM on the target)
+  std::int64_t tmem_columns = 0;        // 32-bit columns per CTA
+  std::int64_t tmem_alloc_min_columns = 0;
+};
+
+// Proof-engine limits. Hitting one answers "undecided" naming the limit, never a guess.
+struct EngineLimits {
+  std::int64_t max_enumeration_points = std::int64_t{1} << 28;
+  std::int64_t max_dense_cells = std::int64_t{1} << 27;  // bitmap codomain size for injectivity
+};
+
+// Everything a check may look at.
+struct CheckInput {
+  Layout layout;
+  std::string text;                          // the layout as written (for messages)
+  std::optional<std::vector<std::int64_t>> shape;  // logical buffer shape
+  std::string dtype;                         // TVM dtype name, empty if unknown
+  int elem_bits = 0;                         // 0 if unknown
+  Scope scope = Scope::kUnknown;
+  std::optional<std::int64_t> alloc_cols;    // TMEM allocation, 32-bit columns
+  std::optional<std::int64_t> alloc_elems;   // memory allocation on m, in elements
+  MachineLimits machine;
+  EngineLimits limits;
+};
+
+struct CheckResult {
+  std::string id;
+  Status status = Status::kPass;
+  std::string message;
+  nlohmann::json witness;  // null when there is nothing to show
+  std::string engine;      // "enum", "interval", "structural", ...
+  double seconds = 0;
+};
+
+struct CheckInfo {
+  std::string_view id;
+  std::string_view description;     // one line
+  std::string_view witness_format;  // one line
+  // nullptr for checks performed by the front end (layout.syntax) rather than on a CheckInput.
+  std::function<CheckResult(const CheckInput&)> run;
+};
+
+// The registry, in report order.
+const std::vector<CheckInfo>& checks();
+const CheckInfo* find_check(std::string_view id);
+
+// Runs every registered check that has a `run` function. A check that throws InputError is
+// turned into status kFail for "layout.well-formed" problems found while checking.
+std::vector<CheckResult> run_all(const CheckInput& in);
+
+// Logical coordinate of flat element index `flat`: row-major over `shape` when given,
+// else [flat].
+std::vector<std::int64_t> logical_coord(std::int64_t flat, const std::optional<std::vector<std::int64_t>>& shape);
+
+}  // namespace tirx::prove

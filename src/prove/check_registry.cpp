@@ -1,0 +1,132 @@
+// The one list of checks. Add a check here and nowhere else; never rename an id.
+#include <fmt/format.h>
+
+#include "checks_internal.hpp"
+#include "tirx_verify/layout/error.hpp"
+
+namespace tirx::prove {
+
+std::string_view status_name(Status s) {
+  switch (s) {
+    case Status::kPass: return "pass";
+    case Status::kFail: return "fail";
+    case Status::kUndecided: return "undecided";
+    case Status::kNotApplicable: return "n/a";
+  }
+  return "?";
+}
+
+Scope parse_scope(std::string_view s) {
+  if (s == "shared" || s == "shared.dyn") return Scope::kShared;
+  if (s == "global") return Scope::kGlobal;
+  if (s == "tmem") return Scope::kTmem;
+  if (s == "local") return Scope::kLocal;
+  if (s == "unknown" || s.empty()) return Scope::kUnknown;
+  throw InputError("layout.well-formed", fmt::format("unknown storage scope '{}'", s), {}, std::nullopt,
+                   "use one of shared, shared.dyn, global, tmem, local");
+}
+
+std::string_view scope_name(Scope s) {
+  switch (s) {
+    case Scope::kShared: return "shared";
+    case Scope::kGlobal: return "global";
+    case Scope::kTmem: return "tmem";
+    case Scope::kLocal: return "local";
+    default: return "unknown";
+  }
+}
+
+const std::vector<CheckInfo>& checks() {
+  static const std::vector<CheckInfo> kChecks = {
+      {"layout.syntax", "the layout text parses", "byte offset of the offending token", nullptr},
+      {"layout.well-formed",
+       "extents >= 1, known axes, stride list matches extents, no overflow, shape product = layout size, "
+       "axes fit the storage scope",
+       "the offending iter or the two sizes", check_well_formed},
+      {"layout.injective",
+       "no two logical elements (replica copies included) share a storage cell",
+       "both logical coordinates with replica indices, and the shared cell", check_injective},
+      {"layout.bounds",
+       "every coordinate is inside its axis range (TLane, TCol, laneid, wid_in_wg, tid_in_wg, m, ...)",
+       "the element, its coordinate and the allowed range", check_bounds},
+      {"swizzle.legal",
+       "S >= B; per_element is one 16-byte vector of the dtype; swizzle direction exists in hardware",
+       "the parameters and the expected per_element", check_swizzle_legal},
+      {"tmem.alloc",
+       "TMEM allocation is a power of two in [32, 512] columns and holds the layout's column span",
+       "allocated and needed 32-bit columns", check_tmem_alloc},
+  };
+  return kChecks;
+}
+
+const CheckInfo* find_check(std::string_view id) {
+  for (const auto& c : checks())
+    if (c.id == id) return &c;
+  return nullptr;
+}
+
+std::vector<CheckResult> run_all(const CheckInput& in) {
+  std::vector<CheckResult> out;
+  for (const auto& c : checks()) {
+    if (!c.run) continue;
+    Stopwatch sw;
+    CheckResult r;
+    try {
+      r = c.run(in);
+    } catch (const InputError& e) {
+      r.id = std::string(c.id);
+      r.status = Status::kFail;
+      r.message = fmt::format("[{}] {}", e.check_id(), e.message());
+      r.engine = "error";
+    }
+    r.seconds = sw.seconds();
+    out.push_back(std::move(r));
+    // Nothing else is meaningful on a layout that is not well-formed.
+    if (c.id == "layout.well-formed" && out.back().status == Status::kFail) break;
+  }
+  return out;
+}
+
+std::vector<std::int64_t> logical_coord(std::int64_t flat, const std::optional<std::vector<std::int64_t>>& shape) {
+  if (!shape || shape->empty()) return {flat};
+  std::vector<std::int64_t> c(shape->size());
+  for (std::size_t d = shape->size(); d-- > 1;) {
+    c[d] = flat % (*shape)[d];
+    flat /= (*shape)[d];
+  }
+  c[0] = flat;
+  return c;
+}
+
+nlohmann::json point_json(const CheckInput& in, std::int64_t flat, std::int64_t replica) {
+  nlohmann::json j;
+  j["logical"] = logical_coord(flat, in.shape);
+  j["flat"] = flat;
+  j["replica"] = replica;
+  return j;
+}
+
+nlohmann::json coord_json(const Coord& c) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& info : axis_registry())
+    if (c.has(info.id)) j[std::string(info.name)] = c.get(info.id);
+  return j;
+}
+
+std::vector<Axis> storage_axes(const TileLayout& l, Scope scope) {
+  std::vector<Axis> out;
+  for (const Axis a : l.axes()) {
+    bool keep = true;
+    switch (scope) {
+      case Scope::kShared:
+      case Scope::kGlobal: keep = a.is_memory(); break;
+      case Scope::kTmem: keep = a == Axis(AxisId::TLane) || a == Axis(AxisId::TCol); break;
+      case Scope::kLocal:
+      case Scope::kUnknown: keep = true; break;
+    }
+    if (keep) out.push_back(a);
+  }
+  return out;
+}
+
+}  // namespace tirx::prove

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the tirx-verify binary, driven by data.
+
+Each file under tests/cli/cases/ is a JSON list of cases:
+  {"name": "...", "args": ["apply", "S[8:4@laneid]", "3", "--json"],
+   "exit": 0,                              # expected exit code
+   "stdout_json": {...},                   # optional: stdout parses as JSON and contains this
+   "stdout_contains": ["..."],             # optional substrings of stdout
+   "stderr_contains": ["..."]}             # optional substrings of stderr
+"stdout_json" matches recursively: every key of an expected object must be present with a
+matching value; lists must have the same length and match element by element. "{ROOT}" in an
+argument is replaced by the repository root. A new bug report becomes a test by adding a case.
+Prints "N passed, M failed" and exits non-zero on any failure.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+
+def matches(expected, actual, path="$"):
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return f"{path}: expected an object, got {json.dumps(actual)[:200]}"
+        for k, v in expected.items():
+            if k not in actual:
+                return f"{path}.{k}: missing"
+            err = matches(v, actual[k], f"{path}.{k}")
+            if err:
+                return err
+        return None
+    if isinstance(expected, list):
+        if not isinstance(actual, list) or len(actual) != len(expected):
+            return f"{path}: expected a list of {len(expected)}, got {json.dumps(actual)[:200]}"
+        for i, (e, a) in enumerate(zip(expected, actual)):
+            err = matches(e, a, f"{path}[{i}]")
+            if err:
+                return err
+        return None
+    if expected != actual:
+        return f"{path}: expected {json.dumps(expected)}, got {json.dumps(actual)[:200]}"
+    return None
+
+
+def run_case(binary, root, case):
+    args = [a.replace("{ROOT}", root) for a in case["args"]]
+    env = dict(os.environ, TIRX_VERIFY_ROOT=root)
+    p = subprocess.run([binary] + args, capture_output=True, text=True, timeout=120, env=env, cwd=root)
+    problems = []
+    if p.returncode != case.get("exit", 0):
+        problems.append(f"exit code {p.returncode}, expected {case.get('exit', 0)}")
+    if "stdout_json" in case:
+        try:
+            err = matches(case["stdout_json"], json.loads(p.stdout))
+            if err:
+                problems.append(err)
+        except json.JSONDecodeError as e:
+            problems.append(f"stdout is not JSON ({e}): {p.stdout[:300]}")
+    for s in case.get("stdout_contains", []):
+        if s not in p.stdout:
+            problems.append(f"stdout lacks {s!r}")
+    for s in case.get("stderr_contains", []):
+        if s not in p.stderr:
+            problems.append(f"stderr lacks {s!r}")
+    if problems:
+        problems.append(f"stdout: {p.stdout[:600]}\nstderr: {p.stderr[:600]}")
+    return problems
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--cases", required=True)
+    ap.add_argument("--root", required=True)
+    ap.add_argument("-k", default="", help="only cases whose name contains this")
+    a = ap.parse_args()
+    passed = failed = 0
+    for fn in sorted(os.listdir(a.cases)):
+        if not fn.endswith(".json"):
+            continue
+        with open(os.path.join(a.cases, fn)) as f:
+            cases = json.load(f)
+        for case in cases:
+            name = f"{fn}::{case['name']}"
+            if a.k not in name:
+                continue
+            problems = run_case(a.bin, a.root, case)
+            if problems:
+                failed += 1
+                print(f"FAIL {name}\n  " + "\n  ".join(problems))
+            else:
+                passed += 1
+                print(f"ok   {name}")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,194 @@
+// The enumeration-backed checks: verdicts and witnesses on small layouts whose answer is known.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "test_util.hpp"
+#include "tirx_verify/layout/error.hpp"
+#include "tirx_verify/prove/check.hpp"
+
+namespace tirx::prove {
+namespace {
+using namespace tirx::test;
+
+MachineLimits sm100() {
+  // Values as in models/targets/sm_100a.json (PTX ISA 9.1 §9.7.16.1: 128 lanes x 512 columns).
+  MachineLimits m;
+  m.warp_size = 32;
+  m.warps_per_warpgroup = 4;
+  m.max_threads_per_cta = 1024;
+  m.tmem_lanes = 128;
+  m.tmem_columns = 512;
+  m.tmem_alloc_min_columns = 32;
+  return m;
+}
+
+CheckInput input(Layout l, Scope scope, std::vector<std::int64_t> shape = {}, int bits = 32) {
+  CheckInput in;
+  in.layout = std::move(l);
+  in.scope = scope;
+  if (!shape.empty()) in.shape = shape;
+  in.elem_bits = bits;
+  in.dtype = bits == 16 ? "float16" : bits == 8 ? "uint8" : "float32";
+  in.machine = sm100();
+  return in;
+}
+
+CheckResult run(std::string_view id, const CheckInput& in) { return find_check(id)->run(in); }
+
+TEST(Injective, LayoutDIsInjective) {
+  const auto r = run("layout.injective", input(TL({I(128, 1, "TLane"), I(512, 1, "TCol")}), Scope::kTmem, {128, 512}));
+  EXPECT_EQ(r.status, Status::kPass) << r.message;
+}
+
+TEST(Injective, OverlappingStridesGiveWitness) {
+  // S[(4,4):(2,1)] on m: element (0,2) and (1,0) both land on m=2.
+  const auto in = input(TL({I(4, 2), I(4, 1)}), Scope::kShared, {4, 4});
+  const auto r = run("layout.injective", in);
+  ASSERT_EQ(r.status, Status::kFail);
+  EXPECT_EQ(r.witness["a"]["logical"], nlohmann::json({0, 2}));
+  EXPECT_EQ(r.witness["b"]["logical"], nlohmann::json({1, 0}));
+  EXPECT_EQ(r.witness["cell"]["m"], 2);
+  // The witness is real: both elements evaluate to the cell.
+  const std::vector<std::int64_t> a{0, 2}, b{1, 0}, sh{4, 4};
+  EXPECT_EQ(in.layout.apply(a, sh).get(AxisId::m), 2);
+  EXPECT_EQ(in.layout.apply(b, sh).get(AxisId::m), 2);
+}
+
+TEST(Injective, ReplicaCopiesCount) {
+  // The corpus' replicated TMEM view S[(64,384):(1@TLane,1@TCol)] + R[2:64@TLane] is injective.
+  EXPECT_EQ(run("layout.injective",
+                input(TL({I(64, 1, "TLane"), I(384, 1, "TCol")}, {I(2, 64, "TLane")}), Scope::kTmem, {64, 384}))
+                .status,
+            Status::kPass);
+  // R[2:32@TLane] on a 64-lane shard collides with the shard's own lanes 32..63.
+  const auto r = run("layout.injective",
+                     input(TL({I(64, 1, "TLane"), I(8, 1, "TCol")}, {I(2, 32, "TLane")}), Scope::kTmem, {64, 8}));
+  ASSERT_EQ(r.status, Status::kFail);
+  EXPECT_EQ(r.witness["cell"]["TLane"], 32);
+  // A zero-stride replica puts an element's two copies in one cell.
+  const auto z = run("layout.injective", input(TL({I(8, 1)}, {I(2, 0)}), Scope::kShared, {8}));
+  ASSERT_EQ(z.status, Status::kFail);
+  EXPECT_EQ(z.witness["a"]["flat"], z.witness["b"]["flat"]);
+}
+
+TEST(Injective, LocalScopeUsesThreadAndSlot) {
+  // wg_local_layout(16): S[(128,16):(1@tid_in_wg,1)] — one row per thread.
+  EXPECT_EQ(run("layout.injective", input(TL({I(128, 1, "tid_in_wg"), I(16, 1)}), Scope::kLocal, {128, 16})).status,
+            Status::kPass);
+  // Two rows per thread in the same slots collide (thread 0 slot 0 holds rows 0 and 64).
+  const auto r =
+      run("layout.injective", input(TL({I(2, 0, "tid_in_wg"), I(64, 1, "tid_in_wg"), I(16, 1)}), Scope::kLocal,
+                                    {128, 16}));
+  // stride-0 iter is an explicit broadcast -> not reported
+  EXPECT_EQ(r.status, Status::kPass);
+  const auto r2 = run("layout.injective",
+                      input(TL({I(2, 32, "tid_in_wg"), I(64, 1, "tid_in_wg"), I(16, 1)}), Scope::kLocal, {128, 16}));
+  ASSERT_EQ(r2.status, Status::kFail);
+  EXPECT_EQ(r2.witness["a"]["logical"], nlohmann::json({32, 0}));
+  EXPECT_EQ(r2.witness["b"]["logical"], nlohmann::json({64, 0}));
+}
+
+TEST(Injective, SwizzleKeepsInjectivity) {
+  EXPECT_EQ(run("layout.injective", input(CL(3, 3, 3, TL({I(64, 64), I(4, 4096), I(64, 1)})), Scope::kShared,
+                                          {64, 256}, 16))
+                .status,
+            Status::kPass);
+}
+
+TEST(Injective, UndecidedPastTheLimit) {
+  auto in = input(TL({I(1 << 20, 1)}), Scope::kShared);
+  in.limits.max_enumeration_points = 1000;
+  const auto r = run("layout.injective", in);
+  EXPECT_EQ(r.status, Status::kUndecided);
+  EXPECT_NE(r.message.find("max_enumeration_points"), std::string::npos);
+}
+
+TEST(Bounds, TmemLanesAndColumns) {
+  EXPECT_EQ(run("layout.bounds", input(TL({I(128, 1, "TLane"), I(512, 1, "TCol")}), Scope::kTmem)).status,
+            Status::kPass);
+  // Layout F upper view written with a wrong offset: +32@TLane on lanes up to 111 -> 143.
+  const auto r = run("layout.bounds", input(TL({I(4, 32, "TLane"), I(16, 1, "TLane"), I(32, 1, "TCol")}, {},
+                                                {{"TLane", 32}}),
+                                             Scope::kTmem, {64, 32}));
+  ASSERT_EQ(r.status, Status::kFail);
+  EXPECT_EQ(r.witness["axis"], "TLane");
+  EXPECT_EQ(r.witness["value"], 143);
+  EXPECT_EQ(r.witness["element"]["logical"], nlohmann::json({63, 0}));
+  // fp16 in 128 allocated columns holds 256 element columns.
+  auto in = input(TL({I(128, 1, "TLane"), I(256, 1, "TCol")}), Scope::kTmem, {}, 16);
+  in.alloc_cols = 128;
+  EXPECT_EQ(run("layout.bounds", in).status, Status::kPass);
+  in.alloc_cols = 64;
+  EXPECT_EQ(run("layout.bounds", in).status, Status::kFail);
+}
+
+TEST(Bounds, ThreadAxes) {
+  const auto r = run("layout.bounds", input(TL({I(8, 8, "laneid"), I(8, 1)}), Scope::kLocal));
+  ASSERT_EQ(r.status, Status::kFail);
+  EXPECT_EQ(r.witness["value"], 56);
+  EXPECT_EQ(run("layout.bounds", input(TL({I(-4 + 8, -1)}, {}, {{"m", 2}}), Scope::kShared)).status, Status::kFail);
+}
+
+TEST(Bounds, SwizzleEscapingItsBuffer) {
+  // A dense (8,32) fp16 tile under the 128B swizzle stays inside its 256 elements (the swizzle
+  // only permutes 16-byte chunks within 128-byte lines) ...
+  EXPECT_EQ(run("layout.bounds", input(CL(3, 3, 3, TL({I(8, 32), I(32, 1)})), Scope::kShared, {8, 32}, 16)).status,
+            Status::kPass);
+  // ... but 64-byte rows at a 128-byte pitch (K smaller than the 128B atom) are moved into the
+  // unused half and, for the last rows, past the end of the buffer (span 480).
+  const auto bad = run("layout.bounds", input(CL(3, 3, 3, TL({I(8, 64), I(32, 1)})), Scope::kShared, {8, 32}, 16));
+  ASSERT_EQ(bad.status, Status::kFail);
+  EXPECT_EQ(bad.witness["note"], "swizzled address");
+  EXPECT_GE(bad.witness["value"].get<std::int64_t>(), 480);
+  EXPECT_EQ(bad.witness["range"], nlohmann::json({0, 480}));
+}
+
+TEST(SwizzleLegal, PerElementMustMatchDtype) {
+  EXPECT_EQ(run("swizzle.legal", input(CL(3, 3, 3, TL({I(512, 1)})), Scope::kShared, {}, 16)).status, Status::kPass);
+  const auto r = run("swizzle.legal", input(CL(3, 3, 3, TL({I(512, 1)})), Scope::kShared, {}, 32));
+  ASSERT_EQ(r.status, Status::kFail);
+  EXPECT_EQ(r.witness["params"]["expected_per_element"], 2);
+  EXPECT_EQ(run("swizzle.legal", input(CL(3, 3, 3, TL({I(512, 1)}), false), Scope::kShared, {}, 16)).status,
+            Status::kFail);
+  EXPECT_EQ(run("swizzle.legal", input(TL({I(512, 1)}), Scope::kShared, {}, 16)).status, Status::kNotApplicable);
+}
+
+TEST(TmemAlloc, PowerOfTwoAndCapacity) {
+  auto in = input(TL({I(128, 1, "TLane"), I(224, 1, "TCol")}), Scope::kTmem);
+  EXPECT_EQ(run("tmem.alloc", in).witness["minimal_allocation"], 256);
+  in.alloc_cols = 256;
+  EXPECT_EQ(run("tmem.alloc", in).status, Status::kPass);
+  in.alloc_cols = 128;
+  EXPECT_EQ(run("tmem.alloc", in).status, Status::kFail);
+  in.alloc_cols = 1024;
+  EXPECT_EQ(run("tmem.alloc", in).status, Status::kFail);
+  in.alloc_cols = 96;
+  EXPECT_EQ(run("tmem.alloc", in).status, Status::kFail);
+  // 8-bit scale factors: 4 per 32-bit column; TCol up to 15 -> 4 columns.
+  auto sf = input(TL({I(4, 4, "TCol"), I(32, 1, "TLane"), I(4, 1, "TCol")}, {I(4, 32, "TLane")}), Scope::kTmem, {}, 8);
+  EXPECT_EQ(run("tmem.alloc", sf).witness["needed_columns"], 4);
+}
+
+TEST(WellFormed, ShapeMustMatchAndAxesFitScope) {
+  EXPECT_EQ(run("layout.well-formed", input(TL({I(8, 1)}), Scope::kShared, {2, 4})).status, Status::kPass);
+  const auto r = run("layout.well-formed", input(TL({I(8, 1)}), Scope::kShared, {3, 4}));
+  EXPECT_EQ(r.status, Status::kFail);
+  EXPECT_EQ(r.witness["shape_elements"], 12);
+  EXPECT_EQ(run("layout.well-formed", input(TL({I(8, 1, "TLane")}), Scope::kShared)).status, Status::kFail);
+  EXPECT_EQ(run("layout.well-formed", input(TL({I(8, 1)}), Scope::kTmem)).status, Status::kFail);
+  EXPECT_THROW(run("layout.well-formed", input(TL({I(0, 1)}), Scope::kShared)), InputError);
+}
+
+TEST(Registry, IdsAreUniqueAndDescribed) {
+  std::set<std::string_view> ids;
+  for (const auto& c : checks()) {
+    EXPECT_TRUE(ids.insert(c.id).second) << c.id;
+    EXPECT_FALSE(c.description.empty());
+  }
+  EXPECT_NE(find_check("layout.injective"), nullptr);
+  EXPECT_EQ(find_check("nope"), nullptr);
+}
+
+}  // namespace
+}  // namespace tirx::prove

@@ -1,0 +1,35 @@
+// Shared helpers of the tirx-verify subcommands: argument parsing, layout loading, exit codes.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "tirx_verify/layout/layout.hpp"
+#include "tirx_verify/layout/notation.hpp"
+
+namespace tirx::cli {
+
+// Exit codes (DESIGN.md): 0 verified, 1 violations found, 2 bad input or usage, 3 undecided.
+enum Exit : int { kVerified = 0, kViolation = 1, kBadInput = 2, kUndecided = 3 };
+
+// "8,16" -> {8, 16}; throws InputError("cli.usage") naming the option on bad text.
+std::vector<std::int64_t> parse_int_list(const std::string& text, const std::string& option);
+
+// --param N=128 (repeatable) -> Env.
+Env parse_params(const std::vector<std::string>& params);
+
+// Adds --param to a subcommand.
+void add_param_option(CLI::App* cmd, std::vector<std::string>& params);
+
+// The repository root used to find models/ (env TIRX_VERIFY_ROOT, else the source dir).
+std::string repo_root();
+
+// Runs `body`, turning InputError into "error[id]: ..." on stderr (and JSON on stdout when
+// json is set) with exit code 2. Returns the exit code.
+int guarded(bool json, const std::string& input_text, const std::function<int()>& body);
+
+}  // namespace tirx::cli

@@ -1,0 +1,82 @@
+// tirx-verify check LAYOUT [--shape ...] [--dtype float16] [--scope shared|tmem|local|global]
+//                          [--alloc-cols N] [--alloc-elems N] [--target sm_100a] [--json]
+// Runs every registered check on one layout. Exit: 0 all pass, 1 a check failed, 2 bad input
+// (including a layout that is not well-formed for the given buffer), 3 undecided.
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_common.hpp"
+#include "commands.hpp"
+#include "tirx_verify/hw/target.hpp"
+#include "tirx_verify/kernel/verify.hpp"
+#include "tirx_verify/layout/error.hpp"
+#include "tirx_verify/report/report.hpp"
+
+namespace tirx::cli {
+
+namespace {
+struct Opts {
+  std::string layout;
+  std::string shape, dtype, scope = "unknown", target = "sm_100a", target_file;
+  std::optional<std::int64_t> alloc_cols, alloc_elems;
+  std::int64_t max_points = std::int64_t{1} << 28;
+  bool json = false;
+  std::vector<std::string> params;
+};
+
+int run_check(const Opts& o) {
+  prove::CheckInput in;
+  in.text = o.layout;
+  in.layout = parse_layout(o.layout, parse_params(o.params));
+  in.layout.validate();
+  if (!o.shape.empty()) in.shape = parse_int_list(o.shape, "--shape");
+  in.dtype = o.dtype;
+  in.elem_bits = kernel::dtype_bits(o.dtype);
+  if (!o.dtype.empty() && in.elem_bits == 0)
+    throw InputError("cli.usage", "unknown --dtype '" + o.dtype + "'", o.dtype, 0);
+  in.scope = prove::parse_scope(o.scope);
+  in.alloc_cols = o.alloc_cols;
+  in.alloc_elems = o.alloc_elems;
+  const hw::Target target = o.target_file.empty() ? hw::load_target(o.target) : hw::load_target_file(o.target_file);
+  in.machine = kernel::machine_limits(target);
+  in.limits.max_enumeration_points = o.max_points;
+  const auto results = prove::run_all(in);
+  int code = kVerified;
+  bool undecided = false;
+  for (const auto& r : results) {
+    if (r.status == prove::Status::kFail) code = r.id == "layout.well-formed" ? kBadInput : kViolation;
+    if (r.status == prove::Status::kUndecided) undecided = true;
+    if (code != kVerified) break;
+  }
+  if (code == kVerified && undecided) code = kUndecided;
+  if (o.json) {
+    nlohmann::json j = {{"layout", o.layout},
+                        {"resolved", print_layout(in.layout)},
+                        {"checks", report::results_json(results)}};
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << print_layout(in.layout) << "\n" << report::render_results_text(results);
+  }
+  return code;
+}
+}  // namespace
+
+void register_check(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<Opts>();
+  CLI::App* cmd = app.add_subcommand("check", "Run every check on one layout");
+  cmd->add_option("layout", o->layout, "Layout in TIRx notation")->required();
+  cmd->add_option("--shape", o->shape, "Logical buffer shape D0,D1,...");
+  cmd->add_option("--dtype", o->dtype, "Element type (float16, bfloat16, float32, uint8, ...)");
+  cmd->add_option("--scope", o->scope, "Storage scope: shared, shared.dyn, global, tmem, local");
+  cmd->add_option("--alloc-cols", o->alloc_cols, "TMEM allocation in 32-bit columns");
+  cmd->add_option("--alloc-elems", o->alloc_elems, "Memory allocation on m, in elements");
+  cmd->add_option("--target", o->target, "Target name (models/targets/NAME.json)");
+  cmd->add_option("--target-file", o->target_file, "Target description file");
+  cmd->add_option("--max-points", o->max_points, "Enumeration limit (points); past it a check is undecided");
+  cmd->add_flag("--json", o->json, "JSON output");
+  add_param_option(cmd, o->params);
+  cmd->callback([o, &exit_code] { exit_code = guarded(o->json, o->layout, [&] { return run_check(*o); }); });
+}
+
+}  // namespace tirx::cli

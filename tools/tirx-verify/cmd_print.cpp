@@ -1,0 +1,40 @@
+// tirx-verify print LAYOUT [--style builder|tvm] [--canonical] [--cuda-target]
+#include <iostream>
+
+#include "cli_common.hpp"
+#include "commands.hpp"
+#include "tirx_verify/layout/ops.hpp"
+
+namespace tirx::cli {
+
+namespace {
+struct Opts {
+  std::string layout;
+  std::string style = "builder";
+  bool canonical = false;
+  bool cuda = false;
+  std::vector<std::string> params;
+};
+}  // namespace
+
+void register_print(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<Opts>();
+  CLI::App* cmd = app.add_subcommand("print", "Print a layout in builder or TVM notation");
+  cmd->add_option("layout", o->layout, "Layout in TIRx notation")->required();
+  cmd->add_option("--style", o->style, "builder (S[...] + R[...]) or tvm (T.TileLayout(...))")
+      ->check(CLI::IsMember({"builder", "tvm"}));
+  cmd->add_flag("--canonical", o->canonical, "Canonicalize first (TVM canonicalize())");
+  cmd->add_flag("--cuda-target", o->cuda, "With --canonical: fuse thread axes as under a CUDA target");
+  add_param_option(cmd, o->params);
+  cmd->callback([o, &exit_code] {
+    exit_code = guarded(false, o->layout, [&] {
+      Layout l = parse_layout(o->layout, parse_params(o->params));
+      l.validate();
+      if (o->canonical) l = canonicalize(l, CanonicalizeOptions{o->cuda});
+      std::cout << print_layout(l, o->style == "tvm" ? PrintStyle::kTvm : PrintStyle::kBuilder) << "\n";
+      return kVerified;
+    });
+  });
+}
+
+}  // namespace tirx::cli
