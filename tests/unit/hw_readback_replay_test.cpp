@@ -6,7 +6,7 @@
 //   smem_bank_conflicts   count_wavefronts / ldmatrix_wavefronts      wavefronts and conflicts
 //   ldmatrix_stmatrix     ldmatrix / stmatrix on SharedMemory          every register / smem element
 //   mma_sync_m16n8k16     mma_m16n8k16_{a,b,c} fragment maps          every D register
-//   wgmma_m64nNk16        wgmma_m64nNk16_d + a reference below (*)    every D register
+//   wgmma_m64nNk16        wgmma_m64nNk16_{d,a} + a reference below (*) every D register
 //
 // (*) src/hw has no Hopper wgmma descriptor or MN-major canonical layout yet: the operand
 // addresses come from HopperOperand below (PTX ISA 9.1 §9.7.15.5.1.2, spec §4.2-4.3, with the
@@ -140,6 +140,8 @@ const KnownBank kKnownBanks[] = {
     {"ld16_pairs_but_last", 4, 0, 3, 0},     {"ld16_xor4", 4, 0, 2, 0},
     {"ld16_xor3", 4, 0, 4, 2},               {"st16_broadcast", 4, 0, 2, 0},
     {"st16_pairs_xor1", 4, 0, 2, 0},         {"ldsm_x4_same_row", 4, 0, 2, 0},
+    {"ldsm_x2_groups_split", 4, 2, 2, 0},    {"stsm_x2_groups_split", 4, 2, 2, 0},
+    {"ldsm_x4_row_pairs", 4, 0, 2, 0},
 };
 
 TEST(ReadbackBanks, EveryPatternMatchesTheWavefrontModel) {
@@ -179,9 +181,9 @@ TEST(ReadbackBanks, EveryPatternMatchesTheWavefrontModel) {
     EXPECT_EQ(sim.excess(), conflicts) << name << ": bank conflicts";
     agree += sim.wavefronts == wf && sim.excess() == conflicts;
   }
-  EXPECT_EQ(doc.at("records").size(), 111u);
-  EXPECT_EQ(ldsm, 30);
-  EXPECT_EQ(agree, 111 - static_cast<int>(std::size(kKnownBanks)));
+  EXPECT_EQ(doc.at("records").size(), 114u);
+  EXPECT_EQ(ldsm, 33);
+  EXPECT_EQ(agree, 114 - static_cast<int>(std::size(kKnownBanks)));
 }
 
 // ------------------------------------------------------------------ campaign 1: TMA
@@ -430,7 +432,7 @@ struct HopperOperand {
 
 TEST(ReadbackWgmma, EveryAccumulatorMatchesTheDescriptorModel) {
   json doc = load_golden("h200_wgmma.json");
-  int records = 0, base_offset_records = 0;
+  int records = 0, base_offset_records = 0, rs_records = 0;
   std::size_t elements = 0;
   for (const json& r : doc.at("records")) {
     const std::string name = r.at("name");
@@ -449,10 +451,21 @@ TEST(ReadbackWgmma, EveryAccumulatorMatchesTheDescriptorModel) {
     };
     HopperOperand a = HopperOperand::decode(r.at("desc_a"), r.at("trans_a").get<int>() == 1);
     HopperOperand b = HopperOperand::decode(r.at("desc_b"), r.at("trans_b").get<int>() == 1);
-    base_offset_records += a.base_offset != 0 || b.base_offset != 0;
+    const bool a_in_registers = r.at("probe") == "rs";
+    base_offset_records += (!a_in_registers && a.base_offset != 0) || b.base_offset != 0;
     std::vector<float> A(64 * 16), B(16 * n);
-    for (int m = 0; m < 64; ++m)
-      for (int k = 0; k < 16; ++k) A[m * 16 + k] = elem(a.address(m, k));
+    if (a_in_registers) {  // A fragment: the simulator's wgmma A map (mma_fragments.hpp)
+      rs_records += 1;
+      for (int tid = 0; tid < 128; ++tid)
+        for (int i = 0; i < kWgmmaAElems; ++i) {
+          RowCol p = wgmma_m64nNk16_a(tid / 32, tid % 32, i);
+          std::uint32_t reg = r.at("a_regs")[tid][i / 2];
+          A[p.row * 16 + p.col] = f16_to_float(static_cast<std::uint16_t>(reg >> (16 * (i & 1))));
+        }
+    } else {
+      for (int m = 0; m < 64; ++m)
+        for (int k = 0; k < 16; ++k) A[m * 16 + k] = elem(a.address(m, k));
+    }
     for (int k = 0; k < 16; ++k)
       for (int c = 0; c < n; ++c) B[k * n + c] = elem(b.address(c, k));
     const std::string& d = r.at("d_hex").get_ref<const std::string&>();
@@ -471,9 +484,10 @@ TEST(ReadbackWgmma, EveryAccumulatorMatchesTheDescriptorModel) {
     elements += mm.compared;
     ++records;
   }
-  EXPECT_EQ(records, 62);
+  EXPECT_EQ(records, 65);
   EXPECT_EQ(base_offset_records, 14);
-  EXPECT_EQ(elements, 147968u);
+  EXPECT_EQ(rs_records, 3);
+  EXPECT_EQ(elements, 154112u);
 }
 
 // The base-offset rule above is what the H200 did, not an assumption that happens to pass:

@@ -20,9 +20,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from rb_model import (canonical_addr, f16_bits_to_float, f32_from_bits, label_from_f32_bits,  # noqa: E402
-                      ldmatrix_elem, mma_m16n8_c, mma_m16n8k16_a, mma_m16n8k16_b,
-                      phase_model_wavefronts, swizzle_16b_chunks, tma_swizzle, wgmma_d)
+from rb_model import (LABEL_F16_BASE, canonical_addr, f16_bits_to_float, f32_from_bits,  # noqa: E402
+                      label_from_f32_bits, ldmatrix_elem, mma_m16n8_c, mma_m16n8k16_a, mma_m16n8k16_b,
+                      phase_model_wavefronts, swizzle_16b_chunks, tma_swizzle, wgmma_a, wgmma_d)
 
 SPAN = {0: 0, 1: 32, 2: 64, 3: 128}
 
@@ -211,6 +211,27 @@ def wgmma_operand_addr(desc, major, mn, k, rule):
     return pre ^ ((((pre >> 7) - desc['base_offset']) & mask) << 4)
 
 
+def wgmma_rs_reference(r, db, rule):
+    """D = A B for an A-from-registers record: A through the PTX A-fragment map, B through its
+    descriptor from the recorded image."""
+    img = {}
+    lr = r['image']['label_region']
+    if lr:
+        for o in range(lr[0], lr[1], 2):
+            img[o] = LABEL_F16_BASE + o // 2
+    for o, v in r['image']['nonzero']:
+        img[o] = v
+    A = [[0.0] * 16 for _ in range(64)]
+    for tid in range(128):
+        for i in range(8):
+            m, k = wgmma_a(tid, i)
+            A[m][k] = f16_bits_to_float((r['a_regs'][tid][i // 2] >> (16 * (i & 1))) & 0xFFFF)
+    N = r['n']
+    B = [[f16_bits_to_float(img.get(wgmma_operand_addr(db, 'MN' if r['trans_b'] else 'K', n, k, rule), 0))
+          for n in range(N)] for k in range(16)]
+    return [[sum(A[m][k] * B[k][n] for k in range(16)) for n in range(N)] for m in range(64)]
+
+
 def check_wgmma(doc, verbose):
     out = []
     for rule in ('spec', 'measured'):
@@ -222,11 +243,15 @@ def check_wgmma(doc, verbose):
             words = [int(h[8 * i:8 * i + 8], 16) for i in range(len(h) // 8)]
             mism = []
             da, db = decode_desc(r['desc_a']), decode_desc(r['desc_b'])
+            if r['probe'] == 'rs':
+                rs_D = wgmma_rs_reference(r, db, rule)
             for tid in range(128):
                 for i in range(N // 2):
                     m, n = wgmma_d(tid, i)
                     u = words[tid * (N // 2) + i]
-                    if r['probe'] == 'id':
+                    if r['probe'] == 'rs':
+                        exp, got = rs_D[m][n], f32_from_bits(u)
+                    elif r['probe'] == 'id':
                         exp, got = 256.0 * (m + 1) + n, f32_from_bits(u)
                     else:
                         lab = label_from_f32_bits(u)

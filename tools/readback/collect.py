@@ -255,7 +255,9 @@ WGMMA_FORMAT = (
     'thread-major, each f32 bit pattern as 8 hex digits. probe a: B = I16 (n = 16), so D[m][k] '
     'is the A element the hardware used at (m, k); probe b: A[m][k] = [k == m % 16], so '
     'D[m][n] is B element (m % 16, n); probe id: A[m][0] = m+1, A[m][1] = 1, B[0][n] = 256, '
-    'B[1][n] = n, so D[m][n] = 256 (m+1) + n. a_cfg / b_cfg: the canonical layout the '
+    'B[1][n] = n, so D[m][n] = 256 (m+1) + n; probe rs: A comes from registers (wgmma ... '
+    '{a0, a1, a2, a3}, b-desc, no imm-trans-a), a_regs[t] = the four 32-bit A registers of '
+    'thread t (two f16 each, element 2j in bits 15..0 of register j), desc_a unused. a_cfg / b_cfg: the canonical layout the '
     'generator meant (start, lbo, sbo bytes; span 0/32/64/128; major K | MN) — for readers; '
     'replays should decode the descriptors.')
 
@@ -267,12 +269,14 @@ def collect_wgmma(pack, dev):
         if d.get('kind') != 'wgmma':
             raise SystemExit('wgmma run failed: %r' % d)
         e = man[d['id']]
-        recs.append({'name': e['name'], 'probe': e['probe'], 'n': e['n'], 'trans_a': e['trans_a'],
-                     'trans_b': e['trans_b'], 'desc_a': e['desc_a'], 'desc_b': e['desc_b'],
-                     'a_cfg': e['a_cfg'], 'b_cfg': e['b_cfg'],
-                     'image': {'bytes': 49152, 'label_region': e['label_region'],
-                               'nonzero': e['nonzero']},
-                     'd_hex': d['d_hex']})
+        rec = {'name': e['name'], 'probe': e['probe'], 'n': e['n'], 'trans_a': e['trans_a'],
+               'trans_b': e['trans_b'], 'desc_a': e['desc_a'], 'desc_b': e['desc_b'],
+               'a_cfg': e['a_cfg'], 'b_cfg': e['b_cfg'],
+               'image': {'bytes': 49152, 'label_region': e['label_region'], 'nonzero': e['nonzero']}}
+        if e['probe'] == 'rs':
+            rec['a_regs'] = e['a_regs']
+        rec['d_hex'] = d['d_hex']
+        recs.append(rec)
     obj = header(dev, 'wgmma_m64nNk16', 'gen_wgmma.py', WGMMA_FORMAT)
     obj['records'] = recs
     return obj

@@ -163,6 +163,14 @@ def patterns():
                      [_compose_byte(t & 15, 8 * (t >> 4), 64, 2, 3, 3, 3) for t in t32],
                      source='ComposeLayout(3,3,3) fp16 (16,64), stmatrix x4 addressing'))
     out.append(P('ldsm_x4_same_row', 'ldmatrix', 4, [0] * 32, source='every row address identical'))
+    # 8-row vs 16-row phases: matrix 0 rows 2-way in bank groups 0-3, matrix 1 in groups 4-7
+    split = [128 * i + 16 * (i // 2) for i in range(8)] + [128 * (8 + i) + 16 * (4 + i // 2) for i in range(8)]
+    out.append(P('ldsm_x2_groups_split', 'ldmatrix', 2, split + [0] * 16,
+                 source='matrix 0 rows 2-way in 16-byte bank groups 0-3, matrix 1 in groups 4-7'))
+    out.append(P('stsm_x2_groups_split', 'stmatrix', 2, split + [0] * 16,
+                 source='matrix 0 rows 2-way in 16-byte bank groups 0-3, matrix 1 in groups 4-7'))
+    out.append(P('ldsm_x4_row_pairs', 'ldmatrix', 4, [16 * (t // 2) for t in t32],
+                 source='rows 2i and 2i+1 of every matrix share an address'))
     out.append(P('ldsm_x4_t_rows128_swz128', 'ldmatrix', 4,
                  [_compose_byte(t & 15, 8 * (t >> 4), 64, 2, 3, 3, 3) for t in t32],
                  trans=True, source='ComposeLayout(3,3,3) fp16 (16,64), .trans'))

@@ -145,6 +145,15 @@ def wgmma_d(tid, i):
     return 16 * w + g + 8 * ((i >> 1) & 1), 8 * (i >> 2) + 2 * q + (i & 1)
 
 
+def wgmma_a(tid, i):
+    """wgmma m64nNk16 A from registers (f16): element i (0..7) of warpgroup thread tid ->
+    (row m, col k); two elements per 32-bit register, element 2j in bits 15..0 of register j.
+    PTX 9.7.15.5.1.1.1 / spec section 8.3."""
+    w, t = tid >> 5, tid & 31
+    g, q = t >> 2, t & 3
+    return 16 * w + g + 8 * ((i >> 1) & 1), 2 * q + (i & 1) + 8 * (i >> 2)
+
+
 # ---------------------------------------------------------------- wgmma smem operands
 
 SWIZZLE_SPAN = {0: 0, 1: 128, 2: 64, 3: 32}   # Hopper descriptor mode field -> bytes
