@@ -138,13 +138,10 @@ def patterns():
     out.append(P('st16_contig', 'st', 16, [16 * t for t in t32], source='contiguous'))
     out.append(P('st16_stride128B', 'st', 16, [128 * t for t in t32], source='byte stride 128'))
     # ---- ldmatrix / stmatrix (row addresses from lanes 8j..8j+7 for matrix j)
-    def rows16(nmat, addr_of_row):
-        a = [addr_of_row(t) for t in t32]
-        return a
     for num in (1, 2, 4):
         for trans in (False, True):
             tn = '_t' if trans else ''
-            out.append(P('ldsm_x%d%s_contig' % (num, tn), 'ldmatrix', num, rows16(num, lambda t: 16 * t),
+            out.append(P('ldsm_x%d%s_contig' % (num, tn), 'ldmatrix', num, [16 * t for t in t32],
                          trans=trans, source='rows 16 B apart (dense 8x8 matrices)'))
         out.append(P('ldsm_x%d_rows128_noswz' % num, 'ldmatrix', num, [128 * t for t in t32],
                      source='rows 128 B apart, no swizzle (fp16 64-wide row-major tile)'))

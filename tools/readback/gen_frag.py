@@ -17,7 +17,6 @@ the A/B element the hardware multiplied there) or small random integers
 """
 
 import random
-import struct
 
 from rb_model import (f16_bits, f16_label, f32_bits, mma_m16n8k16_a, mma_m16n8k16_b,
                       mma_m16n8_c)

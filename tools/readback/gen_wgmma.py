@@ -24,9 +24,8 @@ Descriptors are recorded with their start-address field relative to the
 1024-byte aligned image base; the kernel adds (base >> 4) to that field.
 """
 
-import struct
-
 import random
+import struct
 
 from rb_model import canonical_addr, f16_bits, f16_label, wgmma_a, wgmma_desc
 
