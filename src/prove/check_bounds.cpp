@@ -106,7 +106,10 @@ CheckResult check_bounds(const CheckInput& in) {
       std::vector<std::int64_t> sd, rd;
       corner(tile, a, /*want_max=*/!low_bad, sd, rd);
       const std::int64_t flat = flat_of(tile, sd);
-      Coord c = tile.replica_images(sd)[static_cast<std::size_t>(replica_index(tile, rd))];
+      // The one image at the corner (not every replica image: there may be billions).
+      Coord c = tile.apply_iters(sd);
+      for (std::size_t k = 0; k < tile.replica.size(); ++k)
+        c.add(tile.replica[k].axis, checked_mul(rd[k], tile.replica[k].stride, "replica"));
       res.status = Status::kFail;
       const std::int64_t value = low_bad ? lo : hi;
       res.witness = {{"element", point_json(in, flat, replica_index(tile, rd))},

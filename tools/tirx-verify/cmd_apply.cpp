@@ -4,6 +4,7 @@
 // COORDs and no --shape = per-shard-iter coordinates; --shape = logical coordinates.
 // With no COORD every element is listed. --all-replicas adds every physical copy
 // (D(x) + O + r for each replica combination r), which TVM's apply() never reports.
+#include <algorithm>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -35,9 +36,17 @@ nlohmann::json coord_json(const Coord& c) {
   return j;
 }
 
-// Pre-swizzle tile coordinate + each replica offset, then the swizzle (if any) on m.
-std::vector<Coord> images_of(const Layout& l, const Coord& tile_coord) {
+// Most replica copies --all-replicas lists for one element (a layout may have billions).
+constexpr std::int64_t kMaxListedReplicas = std::int64_t{1} << 16;
+
+// Pre-swizzle tile coordinate + each replica offset, then the swizzle (if any) on m. With
+// all=false only the first image (replica digits 0, what apply() reports).
+std::vector<Coord> images_of(const Layout& l, const Coord& tile_coord, bool all) {
   const TileLayout& t = l.tile();
+  if (all && t.replica_count() > kMaxListedReplicas)
+    throw InputError("cli.usage", fmt::format("--all-replicas: the layout has {} replica copies per element; at most "
+                                              "{} can be listed",
+                                              t.replica_count(), kMaxListedReplicas));
   std::vector<Coord> out;
   std::vector<std::int64_t> r(t.replica.size(), 0);
   while (true) {
@@ -45,6 +54,7 @@ std::vector<Coord> images_of(const Layout& l, const Coord& tile_coord) {
     for (std::size_t k = 0; k < t.replica.size(); ++k) c.add(t.replica[k].axis, checked_mul(r[k], t.replica[k].stride));
     if (const SwizzleSpec* z = l.swizzle(); z && c.has(AxisId::m)) c.set(AxisId::m, z->apply(c.get(AxisId::m)));
     out.push_back(c);
+    if (!all) return out;
     std::size_t k = t.replica.size();
     bool done = true;
     while (k > 0) {
@@ -76,7 +86,7 @@ int run_apply(const Opts& o) {
     return t.apply_iters(x);
   };
   auto one = [&](const std::vector<std::int64_t>& x, nlohmann::json& j, std::string& text) {
-    const auto imgs = images_of(l, tile_apply(x));
+    const auto imgs = images_of(l, tile_apply(x), o.all_replicas);
     j["coord"] = coord_json(imgs[0]);
     text = imgs[0].to_string();
     if (o.all_replicas) {
@@ -104,6 +114,10 @@ int run_apply(const Opts& o) {
   const std::int64_t n = l.size();
   if (n > (std::int64_t{1} << 22))
     throw InputError("cli.usage", fmt::format("layout has {} elements; give a COORD to apply to one", n));
+  if (o.all_replicas && n * std::min(l.tile().replica_count(), kMaxListedReplicas + 1) > (std::int64_t{1} << 22))
+    throw InputError("cli.usage", fmt::format("layout has {} elements x {} replica copies; give a COORD to list the "
+                                              "copies of one",
+                                              n, l.tile().replica_count()));
   nlohmann::json all = nlohmann::json::array();
   for (std::int64_t f = 0; f < n; ++f) {
     const auto logical = prove::logical_coord(f, shape);

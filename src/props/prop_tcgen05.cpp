@@ -1,0 +1,184 @@
+// tcgen05.atom_vs_sim — tcgen05_atom_layout against the simulated tcgen05.ld / tcgen05.st.
+//
+// A random (register fragment, TMEM data path) pair the TIRx dispatcher moves (generators.hpp
+// AtomPair) is executed in the simulator, both directions:
+//
+//   ld: every element (r, c) is written into the TMEM cell (and 16-bit half) the data-path
+//       layout names (TLane, base column + TCol); each warp issues the tcgen05.ld of the plan
+//       below; register (thread, m / epb) half m % epb must hold element (r, c)'s label, where
+//       (thread, m) is what tcgen05_atom_layout.apply(r, c) names, and the fragment must cover
+//       every register half exactly once;
+//   st: the registers are filled through the atom layout, each warp issues the tcgen05.st of
+//       the plan, and every TMEM cell the data-path layout names must hold the label.
+//
+// The issue plan per warp w (spec tirx_semantics (h); lane field, first register):
+//   D, .32x32b, 128 rows   (32w, 0)
+//   D, .16x*b, 128 rows    (32w, 0) and (32w + 16, R), R = registers of one issue
+//   F sub_slab s, 64 rows  (32w + 16 s, 0)
+// with .num = cols / (32-bit columns per repetition x elements per column) and no .pack.
+#include <fmt/format.h>
+
+#include "props_internal.hpp"
+#include "tirx_verify/hw/target.hpp"
+#include "tirx_verify/hw/tcgen05_ldst.hpp"
+#include "tirx_verify/hw/tmem.hpp"
+#include "tirx_verify/layout/error.hpp"
+#include "tirx_verify/layout/factories.hpp"
+
+namespace tirx::props {
+
+namespace {
+
+const hw::Target& sm100() {
+  static const hw::Target t = hw::load_target("sm_100a");
+  return t;
+}
+
+struct Issue {
+  int lane;
+  int first_reg;
+};
+
+std::vector<Issue> plan(const AtomPair& p, int warp, int regs_per_issue) {
+  const int lanes = sm100().tmem_subpartition_lanes();  // 32
+  const int half = lanes / 2;                           // 16
+  if (p.datapath == "F") return {{lanes * warp + half * p.sub_slab, 0}};
+  if (p.instr_shape == "32x32b") return {{lanes * warp, 0}};
+  return {{lanes * warp, 0}, {lanes * warp + half, regs_per_issue}};
+}
+
+std::uint32_t label(const AtomPair& p, std::int64_t r, std::int64_t c, int bits) {
+  if (bits == 32) return static_cast<std::uint32_t>(r << 16 | c);
+  return static_cast<std::uint32_t>(r * p.cols + c + 1) & 0xFFFFu;
+}
+
+}  // namespace
+
+Property tcgen05_atom_property() {
+  return {"tcgen05.atom_vs_sim",
+          "tcgen05_atom_layout.apply() equals the registers the simulated tcgen05.ld/st move for each data path", 60, [] {
+            const AtomPair p = *gen_atom_pair();
+            const bool store = *rc::gen::arbitrary<bool>();
+            const hw::Target& target = sm100();
+            const DType dt = DType::parse(p.dtype);
+            const int bits = dt.bits, epb = 32 / bits;
+            const TileLayout atom = tcgen05_atom_layout(p.instr_shape, p.rows, p.cols, dt);
+            const TileLayout tm = tmem_datapath_layout(p.datapath, p.datapath == "D" ? 128 : 64, p.cols, p.sub_slab);
+            const std::vector<std::int64_t> shape = {p.rows, p.cols};
+            const std::int64_t per_rep = p.instr_shape == "32x32b" ? 1 : p.instr_shape == "16x64b" ? 2
+                                         : p.instr_shape == "16x128b"                            ? 4
+                                                                                                 : 8;
+            hw::LdStInstr in;
+            in.shape = hw::parse_ldst_shape(p.instr_shape);
+            in.num = static_cast<int>(p.cols / (per_rep * epb));
+            const int R = hw::regs_per_thread(in);
+            const int issues = static_cast<int>(plan(p, 0, R).size());
+            const int warps = target.warps_per_warpgroup, ws = target.warp_size;
+            const std::string atom_call = fmt::format("tcgen05_atom_layout(\"{}\", ({}, {}), \"{}\")", p.instr_shape, p.rows,
+                                                      p.cols, p.dtype);
+            const std::string tm_call = fmt::format("tmem_datapath_layout(\"{}\", {}, {}{})", p.datapath,
+                                                    p.datapath == "D" ? 128 : 64, p.cols, p.sub_slab ? ", sub_slab=1" : "");
+            auto repro = [&](std::int64_t r, std::int64_t c) {
+              return fmt::format("tirx-verify apply {} {} {} --shape {},{}; tirx-verify apply {} {} {} --shape {},{}",
+                                 shell_quote(atom_call), r, c, p.rows, p.cols, shell_quote(tm_call), r, c, p.rows, p.cols);
+            };
+            // Where element (r, c) sits on each side.
+            struct Where {
+              int warp, thread, reg, half;  // registers (thread within its warp)
+              int lane, col, bit;           // TMEM
+            };
+            auto where = [&](std::int64_t r, std::int64_t c) {
+              const std::vector<std::int64_t> rc = {r, c};
+              const Coord a = atom.apply(rc, shape), t = tm.apply(rc, shape);
+              const std::int64_t tid =
+                  a.get(AxisId::tid_in_wg) + ws * a.get(AxisId::wid_in_wg) + a.get(AxisId::laneid);
+              const std::int64_t m = a.get(AxisId::m);
+              const hw::TmemElementSlot s = hw::tmem_element_slot(t.get(AxisId::TCol), bits);
+              return Where{static_cast<int>(tid / ws), static_cast<int>(tid % ws), static_cast<int>(m / epb),
+                           static_cast<int>(m % epb), static_cast<int>(t.get(AxisId::TLane)), p.base_col + s.col, s.bit};
+            };
+            const std::uint32_t mask16 = bits == 32 ? 0xFFFFFFFFu : 0xFFFFu;
+
+            hw::Tmem tmem(target);
+            tmem.allocator().alloc(target.tmem->columns);
+            std::vector<hw::WarpRegisters> regs(static_cast<std::size_t>(warps), hw::WarpRegisters(ws, R * issues));
+            std::vector<int> hits(static_cast<std::size_t>(warps * ws * R * issues * epb), 0);
+            for (std::int64_t r = 0; r < p.rows; ++r)
+              for (std::int64_t c = 0; c < p.cols; ++c) {
+                const Where w = where(r, c);
+                if (w.warp < 0 || w.warp >= warps || w.reg < 0 || w.reg >= R * issues)
+                  fail(fmt::format("{}: element ({}, {}) goes to warp {} register {}, outside the {} registers per thread "
+                                   "of the plan",
+                                   atom_call, r, c, w.warp, w.reg, R * issues),
+                       repro(r, c));
+                const std::size_t h = static_cast<std::size_t>(((w.warp * ws + w.thread) * R * issues + w.reg) * epb + w.half);
+                if (++hits[h] != 1)
+                  fail(fmt::format("{}: two elements share warp {} thread {} register {} half {} (one is ({}, {}))", atom_call,
+                                   w.warp, w.thread, w.reg, w.half, r, c),
+                       repro(r, c));
+                const std::uint32_t v = label(p, r, c, bits);
+                if (store) {
+                  auto& wr = regs[static_cast<std::size_t>(w.warp)];
+                  const std::uint32_t keep = wr.value(w.thread, w.reg), known = wr.known(w.thread, w.reg);
+                  const int shift = bits * w.half;
+                  wr.set(w.thread, w.reg, (keep & ~(mask16 << shift)) | (v << shift), known | (mask16 << shift));
+                } else {
+                  tmem.write(w.lane, w.col, v << w.bit, mask16 << w.bit);
+                }
+              }
+            for (int h : hits)
+              if (h != 1)
+                fail(fmt::format("{} does not cover every register half of the plan ({} x {} registers per thread)", atom_call,
+                                 issues, R),
+                     repro(0, 0));
+            // Execute the plan.
+            for (int w = 0; w < warps; ++w)
+              for (const Issue& is : plan(p, w, R)) {
+                const hw::TmemAddress base = hw::TmemAddress::make(static_cast<std::uint32_t>(is.lane),
+                                                                   static_cast<std::uint32_t>(p.base_col));
+                try {
+                  if (store) {
+                    hw::WarpRegisters part(ws, R);
+                    for (int t = 0; t < ws; ++t)
+                      for (int k = 0; k < R; ++k)
+                        part.set(t, k, regs[static_cast<std::size_t>(w)].value(t, is.first_reg + k),
+                                 regs[static_cast<std::size_t>(w)].known(t, is.first_reg + k));
+                    hw::tcgen05_st(tmem, in, base, w, part);
+                  } else {
+                    const hw::WarpRegisters part = hw::tcgen05_ld(tmem, in, base, w);
+                    for (int t = 0; t < ws; ++t)
+                      for (int k = 0; k < R; ++k)
+                        regs[static_cast<std::size_t>(w)].set(t, is.first_reg + k, part.value(t, k), part.known(t, k));
+                  }
+                } catch (const InputError& e) {
+                  fail(fmt::format("{} by warp {} at lane {} column {} throws:\n{}", hw::spelling(in, store), w, is.lane,
+                                   p.base_col, e.render()),
+                       repro(0, 0));
+                }
+              }
+            // Compare element by element.
+            for (std::int64_t r = 0; r < p.rows; ++r)
+              for (std::int64_t c = 0; c < p.cols; ++c) {
+                const Where w = where(r, c);
+                const std::uint32_t want = label(p, r, c, bits);
+                std::uint32_t got, known;
+                if (store) {
+                  const hw::TmemCell cell = tmem.read(w.lane, w.col);
+                  got = (cell.value >> w.bit) & mask16;
+                  known = (cell.known >> w.bit) & mask16;
+                } else {
+                  const auto& wr = regs[static_cast<std::size_t>(w.warp)];
+                  got = (wr.value(w.thread, w.reg) >> (bits * w.half)) & mask16;
+                  known = (wr.known(w.thread, w.reg) >> (bits * w.half)) & mask16;
+                }
+                if (got != want || known != mask16)
+                  fail(fmt::format("{} with {} at column {}: element ({}, {}) {} warp {} thread {} register {} half {} / TMEM "
+                                   "lane {} column {} bit {}: found 0x{:X} (known 0x{:X}), expected 0x{:X}",
+                                   hw::spelling(in, store), tm_call, p.base_col, r, c, store ? "stored from" : "loaded into",
+                                   w.warp, w.thread, w.reg, w.half, w.lane, w.col, w.bit, got, known, want),
+                       repro(r, c));
+              }
+          }};
+}
+
+}  // namespace tirx::props
