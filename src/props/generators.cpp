@@ -88,21 +88,23 @@ std::int64_t draw_extent(std::int64_t budget) {
   std::vector<std::int64_t> ok;
   for (std::int64_t e : kExtents)
     if (e <= budget) ok.push_back(e);
-  return *gen::elementOf(ok);
+  return pick(ok);
 }
 
 std::int64_t draw_stride() {
-  return *gen::oneOf(gen::element<std::int64_t>(1, 0, 2, -1, 4, 3, 8, -2, 16, 5, 7, -4, 32, 112),
-                     gen::inRange<std::int64_t>(1, 600),
-                     gen::element<std::int64_t>(64, 128, 256, 512, 1024, 4096, 160, -64, -160, -1024));
+  switch (*gen::inRange(0, 3)) {
+    case 0: return pick<std::int64_t>({1, 0, 2, -1, 4, 3, 8, -2, 16, 5, 7, -4, 32, 112});
+    case 1: return *gen::inRange<std::int64_t>(1, 600);
+    default: return pick<std::int64_t>({64, 128, 256, 512, 1024, 4096, 160, -64, -160, -1024});
+  }
 }
 
 std::int64_t draw_offset(bool negative) {
-  if (negative) return *gen::element<std::int64_t>(1, 0, 5, -3, 16, 64, 7, -64, 512, 160);
-  return *gen::element<std::int64_t>(1, 0, 5, 3, 16, 64, 7, 512, 160);
+  if (negative) return pick<std::int64_t>({1, 0, 5, -3, 16, 64, 7, -64, 512, 160});
+  return pick<std::int64_t>({1, 0, 5, 3, 16, 64, 7, 512, 160});
 }
 
-Axis draw_axis(const std::vector<AxisId>& pool) { return Axis(*gen::elementOf(pool)); }
+Axis draw_axis(const std::vector<AxisId>& pool) { return Axis(pick(pool)); }
 
 TileLayout draw_tile(const LayoutGenOptions& opt) {
   const AxisDraw drawn = draw_axis_pool(opt.axes);
@@ -117,7 +119,7 @@ TileLayout draw_tile(const LayoutGenOptions& opt) {
   }
   const int r = *gen::inRange(0, opt.max_replica + 1);
   for (int k = 0; k < r && budget >= 2; ++k) {
-    const std::int64_t e = *gen::elementOf(std::vector<std::int64_t>{2, 3, 4});
+    const std::int64_t e = pick(std::vector<std::int64_t>{2, 3, 4});
     if (e > budget) break;
     budget /= e;
     l.replica.push_back(Iter{e, draw_stride(), draw_axis(pool)});
@@ -133,7 +135,7 @@ SwizzleSpec draw_swizzle() {
   s.per_element = *gen::inRange(0, 5);
   s.swizzle_len = *gen::inRange(0, 4);
   s.atom_len = s.swizzle_len + *gen::inRange(0, 4);
-  s.swizzle_inner = !*gen::arbitrary<bool>();  // shrinks toward the hardware direction
+  s.swizzle_inner = *gen::inRange(0, 2) == 0;  // shrinks toward the hardware direction
   return s;
 }
 
@@ -166,27 +168,27 @@ std::int64_t atom_columns_per_rep(std::string_view shape) {
 std::int64_t draw_num(std::string_view shape, std::int64_t cap) {
   std::vector<std::int64_t> nums;
   for (std::int64_t n = 1; n <= arch::tcgen05_max_num(shape) && n <= cap; n *= 2) nums.push_back(n);
-  return *gen::elementOf(nums);
+  return pick(nums);
 }
 
 FactoryCall draw_factory_call() {
   using K = FactoryCall::Kind;
   FactoryCall c;
-  c.kind = *gen::element(K::kDatapath, K::kAtom, K::kWgLocal, K::kSfTmem, K::kSfSmem, K::kMmaShared,
-                         K::kDefaultTmem, K::kTmemOperand);
+  c.kind = pick({K::kDatapath, K::kAtom, K::kWgLocal, K::kSfTmem, K::kSfSmem, K::kMmaShared,
+                         K::kDefaultTmem, K::kTmemOperand});
   switch (c.kind) {
     case K::kDatapath: {
-      c.datapath = *gen::element<std::string>("D", "F", "A", "B", "C", "E", "G");
+      c.datapath = pick<std::string>({"D", "F", "A", "B", "C", "E", "G"});
       const char d = c.datapath[0];
       c.rows = (d == 'A' || d == 'D') ? 128 : d == 'G' ? 32 : 64;
-      c.cols = *gen::element<std::int64_t>(4, 8, 32, 16, 12, 20, 64, 128, 256, 512);
+      c.cols = pick<std::int64_t>({4, 8, 32, 16, 12, 20, 64, 128, 256, 512});
       if (d == 'C' || d == 'F') c.sub_slab = *gen::inRange(0, 2);
       break;
     }
     case K::kAtom: {
-      c.instr_shape = *gen::element<std::string>("32x32b", "16x64b", "16x128b", "16x256b");
-      c.rows = *gen::element<std::int64_t>(128, 64);
-      c.dtype = *gen::element<std::string>("float32", "float16", "bfloat16");
+      c.instr_shape = pick<std::string>({"32x32b", "16x64b", "16x128b", "16x256b"});
+      c.rows = pick<std::int64_t>({128, 64});
+      c.dtype = pick<std::string>({"float32", "float16", "bfloat16"});
       const std::int64_t epb = c.dtype == "float32" ? 1 : 2;
       if (c.instr_shape == "32x32b" && c.rows == 64) {
         c.dtype = "float32";  // the datapath-B read-back image is fp32 only
@@ -197,58 +199,58 @@ FactoryCall draw_factory_call() {
       break;
     }
     case K::kWgLocal:
-      c.cols = *gen::element<std::int64_t>(1, 2, 3, 8, 16, 5, 64);
-      c.rows = *gen::element<std::int64_t>(128, 64, 1, 32, 7);
+      c.cols = pick<std::int64_t>({1, 2, 3, 8, 16, 5, 64});
+      c.rows = pick<std::int64_t>({128, 64, 1, 32, 7});
       break;
     case K::kSfTmem:
     case K::kSfSmem: {
       const bool smem = c.kind == K::kSfSmem;
-      c.rows = smem ? *gen::element<std::int64_t>(128, 256) : *gen::element<std::int64_t>(32, 64, 128, 256);
-      c.sf_per_mma = *gen::element<std::int64_t>(1, 2, 4);
+      c.rows = smem ? pick<std::int64_t>({128, 256}) : pick<std::int64_t>({32, 64, 128, 256});
+      c.sf_per_mma = pick<std::int64_t>({1, 2, 4});
       c.sf_k = smem ? 4 * *gen::inRange<std::int64_t>(1, 5) : c.sf_per_mma * *gen::inRange<std::int64_t>(1, 5);
       c.sf_reuse = *gen::inRange<std::int64_t>(1, 5);
       if (*gen::arbitrary<bool>()) c.pipe_depth = *gen::inRange<std::int64_t>(1, 5);
       break;
     }
     case K::kMmaShared: {
-      c.dtype = *gen::element<std::string>("float16", "bfloat16", "float32", "int8", "uint8", "float8_e4m3fn");
-      c.mode = *gen::element(SwizzleMode::k128B, SwizzleMode::kNone, SwizzleMode::k32B, SwizzleMode::k64B);
+      c.dtype = pick<std::string>({"float16", "bfloat16", "float32", "int8", "uint8", "float8_e4m3fn"});
+      c.mode = pick({SwizzleMode::k128B, SwizzleMode::kNone, SwizzleMode::k32B, SwizzleMode::k64B});
       const int bits = DType::parse(c.dtype).bits;
       const std::int64_t per_chunk = 128 / bits;
       const std::int64_t atom_cols = c.mode == SwizzleMode::kNone ? per_chunk : (16 << static_cast<int>(c.mode)) * 8 / bits;
-      const std::int64_t rows = 8 * *gen::element<std::int64_t>(1, 2, 8, 16, 3);
-      std::int64_t k = atom_cols * *gen::element<std::int64_t>(1, 2, 4, 3);
-      if (c.mode == SwizzleMode::kNone && *gen::inRange(0, 4) == 0) k = *gen::element<std::int64_t>(3, 12, 20);
+      const std::int64_t rows = 8 * pick<std::int64_t>({1, 2, 8, 16, 3});
+      std::int64_t k = atom_cols * pick<std::int64_t>({1, 2, 4, 3});
+      if (c.mode == SwizzleMode::kNone && *gen::inRange(0, 4) == 0) k = pick<std::int64_t>({3, 12, 20});
       c.shape = {rows, k};
-      if (*gen::inRange(0, 3) == 0) c.shape.insert(c.shape.begin(), *gen::element<std::int64_t>(2, 3, 4));
+      if (*gen::inRange(0, 3) == 0) c.shape.insert(c.shape.begin(), pick<std::int64_t>({2, 3, 4}));
       break;
     }
     case K::kDefaultTmem:
-      c.rows = *gen::element<std::int64_t>(128, 64, 32, 16);
-      c.cols = *gen::element<std::int64_t>(32, 64, 16, 256, 512, 12);
+      c.rows = pick<std::int64_t>({128, 64, 32, 16});
+      c.cols = pick<std::int64_t>({32, 64, 16, 256, 512, 12});
       break;
     case K::kTmemOperand: {
       // (M, cta_group, ws) -> datapath D, F, E, A, B (factories.hpp).
-      const int pick = *gen::inRange(0, 5);
+      const int which = *gen::inRange(0, 5);
       const std::int64_t Ms[] = {128, 64, 64, 256, 128};
       const int groups[] = {1, 1, 1, 2, 2};
-      c.operand.M = Ms[pick];
-      c.operand.cta_group = groups[pick];
-      c.operand.ws = pick == 2;
-      const bool folded = pick == 2 || pick == 4;  // E, B
+      c.operand.M = Ms[which];
+      c.operand.cta_group = groups[which];
+      c.operand.ws = which == 2;
+      const bool folded = which == 2 || which == 4;  // E, B
       const std::int64_t rows = c.operand.M / c.operand.cta_group;
-      c.operand_name = *gen::element<std::string>("D", "A");
-      const std::int64_t n = 2 * *gen::element<std::int64_t>(16, 32, 64, 128);
+      c.operand_name = pick<std::string>({"D", "A"});
+      const std::int64_t n = 2 * pick<std::int64_t>({16, 32, 64, 128});
       if (c.operand_name == "D") {
         c.dtype = "float32";
         c.shape = {rows, n};
         if (folded && *gen::arbitrary<bool>()) {
-          const std::int64_t s = *gen::element<std::int64_t>(1, 2, 4);
+          const std::int64_t s = pick<std::int64_t>({1, 2, 4});
           if ((n / 2) % s == 0) c.operand.group = {s, 2, n / 2 / s};
         }
       } else {
         c.dtype = "float16";
-        c.shape = (pick == 2) ? std::vector<std::int64_t>{2, rows, n} : std::vector<std::int64_t>{rows, n};
+        c.shape = (which == 2) ? std::vector<std::int64_t>{2, rows, n} : std::vector<std::int64_t>{rows, n};
       }
       break;
     }
@@ -271,8 +273,13 @@ rc::Gen<ComposeLayout> gen_compose_layout(LayoutGenOptions opt) {
 }
 
 rc::Gen<Layout> gen_layout(LayoutGenOptions opt) {
-  return gen::weightedOneOf<Layout>({{2, gen::map(gen_tile_layout(opt), [](TileLayout t) { return Layout(std::move(t)); })},
-                                     {1, gen::map(gen_compose_layout(opt), [](ComposeLayout c) { return Layout(std::move(c)); })}});
+  return gen::exec([opt] {
+    if (*gen::inRange(0, 3) < 2) return Layout(draw_tile(opt));  // shrinks toward a TileLayout
+    LayoutGenOptions m = opt;
+    m.axes = AxisPool::kMemoryM;
+    TileLayout t = draw_tile(m);
+    return Layout(ComposeLayout(draw_swizzle(), std::move(t)));
+  });
 }
 
 rc::Gen<std::vector<std::int64_t>> gen_grouping_shape(const TileLayout& l) {
@@ -299,14 +306,14 @@ rc::Gen<FactoryCall> gen_factory_call() { return gen::exec(draw_factory_call); }
 rc::Gen<AtomPair> gen_atom_pair() {
   return gen::exec([] {
     AtomPair p;
-    p.datapath = *gen::element<std::string>("D", "F");
-    p.dtype = *gen::element<std::string>("float32", "float16");
+    p.datapath = pick<std::string>({"D", "F"});
+    p.dtype = pick<std::string>({"float32", "float16"});
     const std::int64_t epb = p.dtype == "float32" ? 1 : 2;
     if (p.datapath == "D") {
-      p.instr_shape = *gen::element<std::string>("32x32b", "16x64b", "16x128b", "16x256b");
+      p.instr_shape = pick<std::string>({"32x32b", "16x64b", "16x128b", "16x256b"});
       p.rows = 128;
     } else {
-      p.instr_shape = *gen::element<std::string>("16x64b", "16x128b", "16x256b");
+      p.instr_shape = pick<std::string>({"16x64b", "16x128b", "16x256b"});
       p.rows = 64;
       p.sub_slab = *gen::inRange(0, 2);
     }

@@ -33,7 +33,7 @@ Property apply_forms_property() {
             const TileLayout& t = l.tile();
             const std::vector<std::int64_t> shape = *gen_grouping_shape(t);
             const std::int64_t n = l.size();
-            const std::int64_t d0 = *rc::gen::elementOf(divisors(n));
+            const std::int64_t d0 = pick(divisors(n));
             const std::vector<std::int64_t> other = {d0, n / d0};
             const std::string text = shell_quote(layout_text(l));
             auto check = [&](std::int64_t x, bool in_range) {

@@ -42,7 +42,7 @@ struct Drawn {
 
 Drawn draw_input(bool bounds) {
   Drawn d;
-  d.scope_name = *rc::gen::element<std::string>("shared", "tmem", "local", "unknown");
+  d.scope_name = pick<std::string>({"shared", "tmem", "local", "unknown"});
   LayoutGenOptions opt;
   opt.axes = d.scope_name == "tmem" ? AxisPool::kTmem : d.scope_name == "shared" ? AxisPool::kMemory : AxisPool::kMixed;
   d.layout = d.scope_name == "tmem" ? Layout(*gen_tile_layout(opt)) : *gen_layout(opt);
@@ -51,10 +51,10 @@ Drawn draw_input(bool bounds) {
   d.in.scope = prove::parse_scope(d.scope_name);
   d.in.machine = kernel::machine_limits(sm100());
   if (bounds) {
-    d.in.elem_bits = *rc::gen::element(32, 16);
+    d.in.elem_bits = pick({32, 16});
     d.in.dtype = d.in.elem_bits == 32 ? "float32" : "float16";
-    if (*rc::gen::arbitrary<bool>()) d.in.alloc_cols = *rc::gen::element<std::int64_t>(32, 64, 128, 256, 512);
-    if (*rc::gen::arbitrary<bool>()) d.in.alloc_elems = *rc::gen::element<std::int64_t>(64, 512, 4096, 100);
+    if (*rc::gen::arbitrary<bool>()) d.in.alloc_cols = pick<std::int64_t>({32, 64, 128, 256, 512});
+    if (*rc::gen::arbitrary<bool>()) d.in.alloc_elems = pick<std::int64_t>({64, 512, 4096, 100});
   }
   return d;
 }

@@ -89,9 +89,9 @@ Property swizzle_bijection_property() {
               }
             }
             // Every TMA/UMMA mode: a bijection on its period of bytes, at a random period.
-            const hw::TmaSwizzle mode = *rc::gen::element(hw::TmaSwizzle::kNone, hw::TmaSwizzle::k32B, hw::TmaSwizzle::k64B,
+            const hw::TmaSwizzle mode = pick({hw::TmaSwizzle::kNone, hw::TmaSwizzle::k32B, hw::TmaSwizzle::k64B,
                                                           hw::TmaSwizzle::k128B, hw::TmaSwizzle::k128BAtom32B,
-                                                          hw::TmaSwizzle::k128BAtom64B);
+                                                          hw::TmaSwizzle::k128BAtom64B});
             const hw::Swizzle f = hw::tma_swizzle_functor(mode);
             const std::uint64_t base = f.period() * static_cast<std::uint64_t>(*rc::gen::inRange(0, 64));
             std::set<std::uint64_t> bytes;
@@ -111,14 +111,14 @@ Property tma_compose_property() {
             const hw::Target& target = sm100();
             if (*rc::gen::arbitrary<bool>()) {
               // One box, any of the four TVM modes, any element size, dst 128-byte aligned only.
-              const int elem = *rc::gen::element(2, 1, 4, 8);
-              const SwizzleMode mode = *rc::gen::element(SwizzleMode::k128B, SwizzleMode::kNone, SwizzleMode::k32B,
-                                                         SwizzleMode::k64B);
+              const int elem = pick({2, 1, 4, 8});
+              const SwizzleMode mode = pick({SwizzleMode::k128B, SwizzleMode::kNone, SwizzleMode::k32B,
+                                                         SwizzleMode::k64B});
               const int mode_value = static_cast<int>(mode);
               const std::int64_t span = mode == SwizzleMode::kNone ? 16 * *rc::gen::inRange(1, 5) : (16 << mode_value);
               const std::int64_t b0 = span / elem;
               const std::int64_t b1 = *rc::gen::inRange<std::int64_t>(1, 17);
-              const std::int64_t b2 = *rc::gen::element<std::int64_t>(1, 2, 3);
+              const std::int64_t b2 = pick<std::int64_t>({1, 2, 3});
               const std::uint64_t dst = 128 * static_cast<std::uint64_t>(*rc::gen::inRange(0, 24));
               hw::TmaTileLoad load;
               load.box = {b0, b1, b2};
@@ -151,8 +151,8 @@ Property tma_compose_property() {
               return;
             }
             // An MMA operand (rows, K) loaded K block by K block; mma_shared_layout must agree.
-            const std::string dtype = *rc::gen::element<std::string>("float16", "bfloat16", "float32", "int8");
-            const SwizzleMode mode = *rc::gen::element(SwizzleMode::k128B, SwizzleMode::k32B, SwizzleMode::k64B);
+            const std::string dtype = pick<std::string>({"float16", "bfloat16", "float32", "int8"});
+            const SwizzleMode mode = pick({SwizzleMode::k128B, SwizzleMode::k32B, SwizzleMode::k64B});
             const int elem = DType::parse(dtype).bits / 8;
             const std::int64_t span = 16 << static_cast<int>(mode);
             const std::int64_t atom_cols = span / elem;

@@ -26,16 +26,16 @@ const hw::Target& target_named(const std::string& name) {
 
 hw::SmemAccess draw_access(const hw::Target& t) {
   hw::SmemAccess a;
-  a.width_bytes = *rc::gen::element(4, 8, 16);
+  a.width_bytes = pick({4, 8, 16});
   const std::uint64_t w = static_cast<std::uint64_t>(a.width_bytes);
   const int n = t.warp_size;
   a.addresses.assign(static_cast<std::size_t>(n), 0);
   const std::uint64_t base = w * static_cast<std::uint64_t>(*rc::gen::inRange(0, 64));
   const int pattern = *rc::gen::inRange(0, 6);
   const std::uint64_t stride = static_cast<std::uint64_t>(*rc::gen::inRange(0, 40));       // in units of w
-  const std::uint64_t group = static_cast<std::uint64_t>(*rc::gen::element(1, 2, 4, 8, 16));
+  const std::uint64_t group = static_cast<std::uint64_t>(pick({1, 2, 4, 8, 16}));
   const bool swizzled = *rc::gen::arbitrary<bool>();
-  const int flip = *rc::gen::element(1, 2, 4, 16, 3);
+  const int flip = pick({1, 2, 4, 16, 3});
   for (int i = 0; i < n; ++i) {
     const std::uint64_t ti = static_cast<std::uint64_t>(i);
     std::uint64_t addr = base;
@@ -87,7 +87,7 @@ hw::WavefrontCount brute_force(const hw::Target& t, const hw::SmemAccess& a, int
 
 Property smem_wavefronts_property() {
   return {"smem.wavefronts", "the wavefront model equals a brute-force count of distinct words per bank per phase", 500, [] {
-            const std::string name = *rc::gen::element<std::string>("sm_90a", "sm_100a");
+            const std::string name = pick<std::string>({"sm_90a", "sm_100a"});
             const hw::Target& t = target_named(name);
             const hw::SmemAccess a = draw_access(t);
             const int phase = t.wavefront.phase_threads.at(a.width_bytes);

@@ -10,6 +10,8 @@
 #include <iostream>
 #include <string>
 
+#include "tirx_verify/layout/notation.hpp"
+#include "tirx_verify/props/generators.hpp"
 #include "tirx_verify/props/properties.hpp"
 
 namespace tirx::props {
@@ -54,6 +56,44 @@ TEST(PropertyCampaign, SmemWavefronts) { run("smem.wavefronts"); }
 TEST(PropertyCampaign, EveryPropertyHasATest) {
   // Keeps this file in step with the registry: a new property needs a TEST above.
   EXPECT_EQ(properties().size(), 9u);
+}
+
+}  // namespace
+}  // namespace tirx::props
+
+namespace tirx::props {
+namespace {
+
+// The runner on a property that must fail: the counterexample is shrunk to a small layout, the
+// reproduce line is extracted, and the same seed gives the same result.
+TEST(PropertyRunner, FailuresShrinkToSmallCounterexamplesAndReplay) {
+  const Property big{"selftest.small_layouts", "every layout has at most 10 elements", 500, [] {
+                       const Layout l = *gen_layout();
+                       if (l.size() > 10)
+                         RC_FAIL("too many elements\nreproduce: tirx-verify print " + shell_quote(print_layout(l)));
+                     }};
+  RunOptions opt;
+  opt.seed = 7;
+  opt.cases = 500;
+  const RunResult r = run_property(big, opt);
+  ASSERT_FALSE(r.passed);
+  ASSERT_EQ(r.counterexample.size(), 1u);
+  const Layout shrunk = parse_layout(r.counterexample[0].second);
+  EXPECT_GT(shrunk.size(), 10);
+  EXPECT_LE(shrunk.size(), 16) << r.counterexample[0].second;  // 12 = 3x4 or 2x2x3, or one 16
+  EXPECT_TRUE(shrunk.tile().replica.empty()) << r.counterexample[0].second;
+  EXPECT_TRUE(shrunk.tile().offset.empty()) << r.counterexample[0].second;
+  EXPECT_FALSE(shrunk.is_compose()) << r.counterexample[0].second;
+  EXPECT_EQ(r.reproduce, "tirx-verify print " + shell_quote(r.counterexample[0].second));
+  EXPECT_EQ(r.failure.rfind("too many elements", 0), 0u) << r.failure;
+  const RunResult again = run_property(big, opt);
+  EXPECT_EQ(again.counterexample, r.counterexample);
+  EXPECT_EQ(again.cases, r.cases);
+}
+
+TEST(PropertyRunner, ShellQuoting) {
+  EXPECT_EQ(shell_quote("S[8:1]"), "'S[8:1]'");
+  EXPECT_EQ(shell_quote("it's"), "'it'\\''s'");
 }
 
 }  // namespace

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -34,6 +35,17 @@
 #include "tirx_verify/layout/layout.hpp"
 
 namespace tirx::props {
+
+// One of `items`, shrinking toward items[0] (rc::gen::element/elementOf never shrink). Call it
+// where `*gen` is allowed (inside rc::gen::exec or a property). List the "small" choice first.
+template <class T>
+T pick(const std::vector<T>& items) {
+  return items[*rc::gen::inRange<std::size_t>(0, items.size())];
+}
+template <class T>
+T pick(std::initializer_list<T> items) {
+  return pick(std::vector<T>(items));
+}
 
 // Which axes a generated layout may use.
 enum class AxisPool {
