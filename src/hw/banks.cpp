@@ -65,9 +65,25 @@ void validate(const Target& target, const SmemAccess& a) {
                                a.width_bytes));
 }
 
-WavefrontCount count_wavefronts(const Target& target, const SmemAccess& a) {
+int phase_threads(const Target& target, const SmemAccess& a) {
   validate(target, a);
-  return count_with_phases(target, a, target.wavefront.phase_threads.at(a.width_bytes));
+  const WavefrontModel& m = target.wavefront;
+  int p = m.phase_threads.at(a.width_bytes);
+  if (a.is_store || !m.uniform_pair_widths.count(a.width_bytes)) return p;
+  for (int k : m.uniform_pair_xor) {
+    bool uniform = true;
+    for (int t = 0; t < target.warp_size && uniform; ++t) {
+      int u = t ^ k;
+      if (u >= target.warp_size || active(a, t) != active(a, u) || (active(a, t) && a.addresses[t] != a.addresses[u]))
+        uniform = false;
+    }
+    if (uniform) return std::min(2 * p, target.warp_size);
+  }
+  return p;
+}
+
+WavefrontCount count_wavefronts(const Target& target, const SmemAccess& a) {
+  return count_with_phases(target, a, phase_threads(target, a));
 }
 
 WavefrontCount count_wavefronts_reference(const Target& target, const SmemAccess& a, int phase_threads) {

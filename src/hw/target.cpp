@@ -100,6 +100,20 @@ Target parse_target(std::string_view json_text, std::string_view origin) {
   for (int w : {4, 8, 16})
     if (!t.wavefront.phase_threads.count(w))
       bad(origin, fmt::format("smem.wavefront.phase_threads lacks access width {}", w));
+  const json& px = field(wf, origin, "smem.wavefront.", "uniform_pair_xor");
+  const json& pw = field(wf, origin, "smem.wavefront.", "uniform_pair_widths");
+  if (!px.is_array() || !pw.is_array())
+    bad(origin, "smem.wavefront.uniform_pair_xor and uniform_pair_widths must be arrays of integers");
+  for (const auto& v : px) {
+    if (!v.is_number_integer() || v.get<int>() < 1 || v.get<int>() >= t.warp_size)
+      bad(origin, "smem.wavefront.uniform_pair_xor entries must be in [1, warp size)");
+    t.wavefront.uniform_pair_xor.push_back(v.get<int>());
+  }
+  for (const auto& v : pw) {
+    if (!v.is_number_integer() || !t.wavefront.phase_threads.count(v.get<int>()))
+      bad(origin, "smem.wavefront.uniform_pair_widths entries must be access widths (4, 8, 16)");
+    t.wavefront.uniform_pair_widths.insert(v.get<int>());
+  }
   t.wavefront.ldmatrix_phase_rows =
       static_cast<int>(int_field(wf, origin, "smem.wavefront.", "ldmatrix_phase_rows", 1, t.warp_size));
   if (wf.contains("calibration") && wf.at("calibration").is_string())

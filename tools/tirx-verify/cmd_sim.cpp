@@ -2,7 +2,7 @@
 //
 //   sim tcgen05.ld --shape 16x64b --num 2 [--pack] [--imm K] --lane 32 --col 0 --warp 1 --json
 //       -> {"accesses": [{"thread": t, "reg": r, "lane": l, "col": c[, "col_hi": c+1]}, ...]}
-//   sim smem --access-bytes 16 --addresses a0,...,a31 [--active-mask M] --json
+//   sim smem --access-bytes 16 --addresses a0,...,a31 [--active-mask M] [--store] --json
 //       -> {"wavefronts": n, "ideal": k, "excess": n - k}
 //   sim swizzle --mode 128B --byte-offset 400 --json -> {"address": 416}
 //
@@ -136,12 +136,14 @@ struct SmemOpts : TargetOpts {
   int access_bytes = 0;
   std::string addresses;
   std::string active_mask;
+  bool store = false;
 };
 
 int run_smem(const SmemOpts& o) {
   const hw::Target target = load(o);
   hw::SmemAccess a;
   a.width_bytes = o.access_bytes;
+  a.is_store = o.store;
   for (std::int64_t v : parse_int_list(o.addresses, "--addresses")) {
     if (v < 0) throw InputError("cli.usage", fmt::format("--addresses: negative address {}", v), o.addresses);
     a.addresses.push_back(static_cast<std::uint64_t>(v));
@@ -156,17 +158,17 @@ int run_smem(const SmemOpts& o) {
     }
   }
   hw::WavefrontCount c = hw::count_wavefronts(target, a);
+  const int phase = hw::phase_threads(target, a);
   if (o.json) {
     json j = {{"wavefronts", c.wavefronts},
               {"ideal", c.ideal},
               {"excess", c.excess()},
               {"target", target.name},
-              {"phase_threads", target.wavefront.phase_threads.at(o.access_bytes)}};
+              {"phase_threads", phase}};
     std::cout << j.dump() << "\n";
   } else {
     std::cout << fmt::format("{} wavefronts, ideal {}, excess (bank conflicts) {}  [{}: phases of {} threads]\n",
-                             c.wavefronts, c.ideal, c.excess(), target.name,
-                             target.wavefront.phase_threads.at(o.access_bytes));
+                             c.wavefronts, c.ideal, c.excess(), target.name, phase);
   }
   return kVerified;
 }
@@ -177,6 +179,7 @@ void register_smem(CLI::App* sim, int& exit_code) {
   cmd->add_option("--access-bytes", o->access_bytes, "Bytes per thread: 4, 8 or 16")->required();
   cmd->add_option("--addresses", o->addresses, "One byte address per thread: a0,a1,...,a31")->required();
   cmd->add_option("--active-mask", o->active_mask, "Active threads as an integer bit mask (default: all)");
+  cmd->add_flag("--store", o->store, "A store (st.shared): no uniform-pair shortcut");
   add_target_opts(cmd, *o);
   cmd->callback([o, &exit_code] { exit_code = guarded(o->json, "", [&] { return run_smem(*o); }); });
 }
