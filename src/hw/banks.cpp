@@ -74,8 +74,9 @@ int phase_threads(const Target& target, const SmemAccess& a) {
     bool uniform = true;
     for (int t = 0; t < target.warp_size && uniform; ++t) {
       int u = t ^ k;
-      if (u >= target.warp_size || active(a, t) != active(a, u) || (active(a, t) && a.addresses[t] != a.addresses[u]))
-        uniform = false;
+      // Only pairs of two active threads are compared (H200: an inactive partner does not
+      // break the shortcut).
+      if (u < target.warp_size && active(a, t) && active(a, u) && a.addresses[t] != a.addresses[u]) uniform = false;
     }
     if (uniform) return std::min(2 * p, target.warp_size);
   }

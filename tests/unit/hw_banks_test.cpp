@@ -152,6 +152,24 @@ TEST(H200Measured, OtherRepeatsDoNotMerge) {
   SmemAccess q = from(8, {0, 0}, 8);
   q.addresses[31] = 128;
   EXPECT_EQ(wf(q), (WavefrontCount{2, 2}));
+  // One k for the whole warp: n^1 pairs in the first half, n^2 in the second: no shortcut.
+  SmemAccess mixed = from(16, {0, 0}, 16);
+  for (int t = 16; t < 32; ++t) mixed.addresses[t] = 128 + 16 * (((t - 16) / 4) * 2 + t % 2);
+  EXPECT_EQ(wf(mixed), (WavefrontCount{4, 4}));
+}
+
+TEST(H200Measured, InactivePartnersDoNotBreakTheShortcut) {
+  SmemAccess a = from(16, {0, 0}, 16);
+  a.active_mask = 0xFFFFFFFDu;  // lane 1 off
+  EXPECT_EQ(wf(a), (WavefrontCount{2, 2}));
+  // Even lanes only, contiguous: every pair is half inactive, so the phases merge — and the
+  // merged phase conflicts (lines 0 and 1 share banks): 4 wavefronts, 2 of them excess.
+  SmemAccess e = strided(16, 16);
+  e.active_mask = 0x55555555u;
+  EXPECT_EQ(wf(e), (WavefrontCount{4, 2}));
+  SmemAccess e8 = strided(8, 8);
+  e8.active_mask = 0x55555555u;
+  EXPECT_EQ(wf(e8), (WavefrontCount{2, 1}));
 }
 
 TEST(H200Measured, StoresNeverMerge) {
@@ -262,12 +280,12 @@ TEST(Banks, RecalibrationIsADataChange) {
   EXPECT_EQ(count_wavefronts(t, h).wavefronts, 1);
 }
 
-// Replays the H200 readback campaign when its golden file is in the tree (it lands with the
-// readback branch): every pattern's wavefronts and conflicts, exactly.
-TEST(H200Golden, EveryRecordedPatternIsReproduced) {
-  const std::string path = std::string(TIRX_SOURCE_DIR) + "/tests/golden/hw/h200_banks.json";
+// Replays a golden readback file: every pattern's wavefronts and conflicts, exactly.
+// Returns the number of records.
+int replay(const std::string& path) {
   std::ifstream in(path);
-  if (!in) GTEST_SKIP() << path << " is not in this tree";
+  EXPECT_TRUE(in.good()) << path;
+  if (!in) return 0;
   nlohmann::json j = nlohmann::json::parse(in);
   int n = 0;
   for (const auto& r : j.at("records")) {
@@ -289,7 +307,18 @@ TEST(H200Golden, EveryRecordedPatternIsReproduced) {
     EXPECT_EQ(c.excess(), r.at("measured").at("conflicts").get<double>()) << r.at("name");
     ++n;
   }
-  EXPECT_GE(n, 111);
+  return n;
+}
+
+const std::string kGolden = std::string(TIRX_SOURCE_DIR) + "/tests/golden/hw/";
+
+// 20 loads aimed at the uniform-pair shortcut (hw branch probe, H200 2026-11-30).
+TEST(H200Golden, UniformPairCampaign) { EXPECT_EQ(replay(kGolden + "h200_banks_pairs.json"), 20); }
+
+// The readback campaign (111 patterns); its file lands with the readback branch.
+TEST(H200Golden, ReadbackCampaign) {
+  if (!std::ifstream(kGolden + "h200_banks.json")) GTEST_SKIP() << "h200_banks.json is not in this tree yet";
+  EXPECT_GE(replay(kGolden + "h200_banks.json"), 111);
 }
 
 }  // namespace

@@ -9,9 +9,9 @@
 //   1. The warp's threads are cut into consecutive *phases* of P threads, P by access width:
 //      phase_threads = {4: 32, 8: 16, 16: 8} (one phase per 128 requested bytes).
 //   2. Uniform-pair shortcut, loads only: if for one mask k in uniform_pair_xor = {1, 2}
-//      every thread n has the address of thread n ^ k (an inactive thread pairs only with an
-//      inactive one), an 8- or 16-byte load (uniform_pair_widths) is served in phases twice
-//      as large (8 B: one phase of 32 threads; 16 B: two of 16). Stores never merge.
+//      every active thread n whose partner n ^ k is active too has the partner's address, an
+//      8- or 16-byte load (uniform_pair_widths) is served in phases twice as large (8 B: one
+//      phase of 32 threads; 16 B: two of 16). Stores never merge.
 //   3. A phase needs as many wavefronts as its busiest bank has distinct 4-byte words
 //      requested (a w-byte access requests w/4 consecutive words). Inactive threads request
 //      nothing; a phase with no active thread costs nothing.
@@ -22,8 +22,9 @@
 //   5. ldmatrix / stmatrix: 16-byte row addresses in phases of ldmatrix_phase_rows = 8 (one
 //      8x8 matrix per phase), no shortcut.
 //
-// Evidence (H200, ncu --clock-control none, 2026-11-30; spec §6.x and the readback golden
-// file tests/golden/hw/h200_banks.json, 111 patterns — all reproduced, see docs/sim.md):
+// Evidence (H200, ncu --clock-control none, 2026-11-30; spec §6.x, the readback campaign
+// tests/golden/hw/h200_banks.json (111 patterns) and tests/golden/hw/h200_banks_pairs.json
+// (20 patterns aimed at step 2) — all reproduced, see docs/sim.md):
 //
 //   access (one warp, 32 threads)                  textbook  H200  why
 //   4 B word strides 1, 2, 8, 32, 33                1,2,8,32,1 same  step 3
@@ -34,11 +35,13 @@
 //   16 B, T(n) == T(n^4) or T(n^16)                 4          4     no shortcut for other masks
 //   8 B, threads 16..31 repeat threads 0..15        2          2     no shortcut (n^16)
 //   16 B store, every thread one address            4          4     stores never merge
+//   16 B, T(n) == T(n^1), lane 1 inactive           4          2     inactive partners ignored
+//   16 B contiguous, even lanes only                4 (0 cf)   4 (2 cf)  merged phases conflict
+//   16 B, first half n^1 pairs, second half n^2     4          4     one k for the whole warp
 //   ldmatrix.x4, all 32 row addresses identical     4          4     step 5
 //
 // (The CC 7.x forum rule "uniform-pair 128-bit loads take 2 requests instead of 4", spec
-// §6, holds on the H200 and also for 64-bit loads.) Unmeasured and therefore modelled by
-// extension: pair masks 4/8 for 8-byte loads, partial masks together with the shortcut.
+// §6, holds on the H200 and also for 64-bit loads; masks 3, 4, 8 and 16 do not merge.)
 // A new measurement that disagrees changes the target file, not this code.
 //
 // count_wavefronts_reference() is a deliberately naive second implementation of steps 3-4
