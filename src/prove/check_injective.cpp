@@ -1,6 +1,7 @@
 // layout.injective — no two logical elements (replica copies included) share a storage cell.
 //
-// Engine: enumeration. Sweep visits every (element, replica) point in odometer order and maps
+// Engines: first the structural sufficient condition (injective_structural.cpp), which proves
+// the common case from the strides alone; when it does not apply, enumeration. Sweep visits every (element, replica) point in odometer order and maps
 // it to its storage cell (the storage axes of the scope, after the XOR swizzle for a
 // ComposeLayout). When the cells fit a dense box (the common case: TMEM, registers, a shared
 // tile) an owner array detects the first collision without hashing; otherwise a hash map does.
@@ -45,6 +46,19 @@ CheckResult check_injective(const CheckInput& in) {
   res.engine = "enum";
   const TileLayout& tile = in.layout.tile();
   const SwizzleSpec* swz = in.layout.swizzle();
+  std::int64_t zero_stride = 0;
+  for (const Iter& it : tile.shard)
+    if (it.stride == 0 && it.extent > 1) ++zero_stride;
+  const std::string broadcast_note =
+      zero_stride ? fmt::format(" ({} stride-0 shard iter(s) treated as explicit broadcast)", zero_stride) : "";
+  if (injective_by_strides(tile, in.scope)) {
+    res.engine = "structural";
+    res.status = Status::kPass;
+    res.message = fmt::format("{} elements x {} replica copies: on every storage axis each stride exceeds the "
+                              "reach of the smaller ones{}",
+                              tile.size(), tile.replica_count(), broadcast_note);
+    return res;
+  }
   const Sweep sw(tile, /*include_replicas=*/true, /*exclude_zero_stride_shard=*/true);
   if (sw.points() > in.limits.max_enumeration_points) {
     res.status = Status::kUndecided;
@@ -73,10 +87,6 @@ CheckResult check_injective(const CheckInput& in) {
     ext.push_back(e);
     if (__builtin_mul_overflow(cells, e, &cells) || cells > in.limits.max_dense_cells) dense = false;
   }
-
-  std::int64_t zero_stride = 0;
-  for (const Iter& it : tile.shard)
-    if (it.stride == 0 && it.extent > 1) ++zero_stride;
 
   bool found = false;
   std::uint64_t first = 0, second = 0;
@@ -128,8 +138,6 @@ CheckResult check_injective(const CheckInput& in) {
     });
   }
 
-  const std::string broadcast_note =
-      zero_stride ? fmt::format(" ({} stride-0 shard iter(s) treated as explicit broadcast)", zero_stride) : "";
   if (!found) {
     res.status = Status::kPass;
     res.message = fmt::format("{} points ({} elements x {} replica copies) occupy distinct cells on ({}){}",

@@ -16,6 +16,9 @@ CheckResult check_bounds(const CheckInput& in);
 CheckResult check_swizzle_legal(const CheckInput& in);
 CheckResult check_tmem_alloc(const CheckInput& in);
 
+// Sufficient condition for injectivity from the strides alone (injective_structural.cpp).
+bool injective_by_strides(const TileLayout& l, Scope scope);
+
 // The axes that name an element's storage cell in `scope` (see Scope in check.hpp), restricted
 // to the axes the layout uses.
 std::vector<Axis> storage_axes(const TileLayout& l, Scope scope);

@@ -97,7 +97,7 @@ TEST(Injective, SwizzleKeepsInjectivity) {
 }
 
 TEST(Injective, UndecidedPastTheLimit) {
-  auto in = input(TL({I(1 << 20, 1)}), Scope::kShared);
+  auto in = input(TL({I(1024, 1000), I(1024, 1)}), Scope::kShared);  // structural test fails: enumerate
   in.limits.max_enumeration_points = 1000;
   const auto r = run("layout.injective", in);
   EXPECT_EQ(r.status, Status::kUndecided);
