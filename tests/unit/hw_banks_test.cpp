@@ -2,10 +2,8 @@
 // the calibrated model against the brute-force reference, and the model's invariants.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <random>
 
-#include <nlohmann/json.hpp>
 
 #include "hw_test_util.hpp"
 #include "tirx_verify/hw/banks.hpp"
@@ -278,47 +276,6 @@ TEST(Banks, RecalibrationIsADataChange) {
   SmemAccess h = strided(8, 8);
   for (int t2 = 16; t2 < 32; ++t2) h.addresses[t2] = h.addresses[t2 - 16];
   EXPECT_EQ(count_wavefronts(t, h).wavefronts, 1);
-}
-
-// Replays a golden readback file: every pattern's wavefronts and conflicts, exactly.
-// Returns the number of records.
-int replay(const std::string& path) {
-  std::ifstream in(path);
-  EXPECT_TRUE(in.good()) << path;
-  if (!in) return 0;
-  nlohmann::json j = nlohmann::json::parse(in);
-  int n = 0;
-  for (const auto& r : j.at("records")) {
-    const std::string op = r.at("op");
-    std::vector<std::uint64_t> addr = r.at("addr").get<std::vector<std::uint64_t>>();
-    WavefrontCount c;
-    if (op == "ldmatrix" || op == "stmatrix") {
-      addr.resize(static_cast<std::size_t>(8 * r.at("width").get<int>()));
-      c = ldmatrix_wavefronts(sm90(), addr);
-    } else {
-      SmemAccess a;
-      a.width_bytes = r.at("width");
-      a.addresses = addr;
-      a.active_mask = std::stoull(r.at("mask").get<std::string>(), nullptr, 16);
-      a.is_store = op == "st";
-      c = count_wavefronts(sm90(), a);
-    }
-    EXPECT_EQ(c.wavefronts, r.at("measured").at("wavefronts").get<double>()) << r.at("name");
-    EXPECT_EQ(c.excess(), r.at("measured").at("conflicts").get<double>()) << r.at("name");
-    ++n;
-  }
-  return n;
-}
-
-const std::string kGolden = std::string(TIRX_SOURCE_DIR) + "/tests/golden/hw/";
-
-// 20 loads aimed at the uniform-pair shortcut (hw branch probe, H200 2026-11-30).
-TEST(H200Golden, UniformPairCampaign) { EXPECT_EQ(replay(kGolden + "h200_banks_pairs.json"), 20); }
-
-// The readback campaign (111 patterns); its file lands with the readback branch.
-TEST(H200Golden, ReadbackCampaign) {
-  if (!std::ifstream(kGolden + "h200_banks.json")) GTEST_SKIP() << "h200_banks.json is not in this tree yet";
-  EXPECT_GE(replay(kGolden + "h200_banks.json"), 111);
 }
 
 }  // namespace
