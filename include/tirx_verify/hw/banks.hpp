@@ -23,7 +23,7 @@
 //      8x8 matrix per phase), no shortcut.
 //
 // Evidence (H200, ncu --clock-control none, 2026-11-30; spec §6.x, the readback campaign
-// tests/golden/hw/h200_banks.json (111 patterns) and tests/golden/hw/h200_banks_pairs.json
+// tests/golden/hw/h200_banks.json (114 patterns) and tests/golden/hw/h200_banks_pairs.json
 // (20 patterns aimed at step 2) — all reproduced, see docs/sim.md):
 //
 //   access (one warp, 32 threads)                  textbook  H200  why
