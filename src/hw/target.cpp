@@ -1,4 +1,5 @@
 #include "tirx_verify/hw/target.hpp"
+#include "tirx_verify/layout/source_dir.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -167,9 +168,7 @@ std::string find_target_file(std::string_view name) {
   }
   std::vector<std::filesystem::path> roots;
   if (const char* env = std::getenv("TIRX_VERIFY_ROOT"); env && *env) roots.emplace_back(env);
-#ifdef TIRX_SOURCE_DIR
-  roots.emplace_back(TIRX_SOURCE_DIR);
-#endif
+  roots.emplace_back(std::string(source_dir()));
   std::string tried;
   for (const auto& root : roots) {
     auto p = root / "models" / "targets" / (std::string(name) + ".json");

@@ -19,6 +19,8 @@
 // fail ("now agrees") — delete it then, and the readback becomes the regression test.
 #include <gtest/gtest.h>
 
+#include "tirx_verify/layout/source_dir.hpp"
+
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -46,7 +48,7 @@ namespace {
 using json = nlohmann::json;
 using test::sm90;
 
-std::string golden_dir() { return std::string(TIRX_SOURCE_DIR) + "/tests/golden/hw"; }
+std::string golden_dir() { return std::string(tirx::source_dir()) + "/tests/golden/hw"; }
 
 json load_golden(const std::string& file) {
   std::ifstream in(golden_dir() + "/" + file);

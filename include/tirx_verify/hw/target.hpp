@@ -22,7 +22,7 @@
 // throws InputError("target.feature").
 //
 // Files are found (find_target_file) under $TIRX_VERIFY_ROOT/models/targets/ when that
-// variable is set, else under <source dir>/models/targets/ (TIRX_SOURCE_DIR).
+// variable is set, else under <source dir>/models/targets/ (tirx::source_dir(), see layout/source_dir.hpp).
 #pragma once
 
 #include <cstdint>
