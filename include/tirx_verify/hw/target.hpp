@@ -6,6 +6,8 @@
 //   group  field                        sm_90a   sm_100a   used by
 //   warp   size                         32       32        every warp-wide instruction
 //          warps_per_warpgroup          4        4         TMEM sub-partitions, wgmma
+//          max_threads_per_cta          1024     1024      layout.bounds (tx)
+//          max_registers_per_thread     255      255       layout.bounds (register fragments)
 //   smem   bytes_per_cta                232448   232448    SharedMemory bounds
 //          banks x bank_bytes           32 x 4   32 x 4    bank(), wavefronts
 //          wavefront.phase_threads      {4:32, 8:16, 16:8} threads served per phase, by
@@ -62,6 +64,8 @@ struct Target {
   std::string name;  // "sm_90a", "sm_100a"
   int warp_size = 0;
   int warps_per_warpgroup = 0;
+  int max_threads_per_cta = 0;       // CUDA Programming Guide, compute capabilities table: 1024
+  int max_registers_per_thread = 0;  // CUDA Programming Guide, compute capabilities table: 255
 
   std::int64_t smem_bytes_per_cta = 0;
   int banks = 0;
