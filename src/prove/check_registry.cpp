@@ -62,6 +62,10 @@ const std::vector<CheckInfo>& checks() {
        "the tcgen05.ld/st issues for (data path, fragment) - row immediate included - move every element to the "
        "register the fragment names",
        "the element, the layout's cell and the instruction's cell", check_tmem_datapath},
+      {"smem.bank-conflicts",
+       "every warp-wide shared-memory access of the --access fragment takes the ideal number of wavefronts",
+       "the warp, instruction, wavefronts vs ideal, and the phase, bank and threads that collide",
+       check_bank_conflicts},
   };
   return kChecks;
 }
