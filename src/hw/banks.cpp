@@ -19,7 +19,7 @@ bool active(const SmemAccess& a, int t) { return (a.active_mask >> t) & 1u; }  /
 std::vector<std::uint64_t> phase_words(const Target& target, const SmemAccess& a, int first, int count) {
   std::vector<std::uint64_t> words;
   int per_thread = a.width_bytes / target.bank_bytes;
-  for (int t = first; t < first + count; ++t) {
+  for (int t = first; t < std::min(first + count, target.warp_size); ++t) {
     if (!active(a, t)) continue;
     std::uint64_t w0 = a.addresses[t] / target.bank_bytes;
     for (int k = 0; k < per_thread; ++k) words.push_back(w0 + k);
