@@ -4,7 +4,8 @@
 //   laneid    [0, warp_size)             wid_in_wg [0, warps_per_warpgroup)
 //   tid_in_wg [0, warp_size * wpw)       tx        [0, max_threads_per_cta) (if known)
 //   TLane     [0, tmem_lanes)            TCol      [0, columns * 32/bits) in elements
-//   m         [0, alloc_elems) if known, else >= 0; a swizzled address must also stay inside
+//   m         [0, alloc_elems) if known; for a register fragment (local scope) below the
+//             registers per thread x elements per register; else >= 0; a swizzled address must also stay inside
 //             the tile's own footprint [0, span) (a swizzle that escapes its buffer)
 //   other thread axes (warpid, wgid, bx.., cbx..) and P/F/Bank: >= 0
 // Engine: exact interval arithmetic — every digit varies independently, so the minimum and
@@ -55,6 +56,14 @@ Range range_for(Axis a, const CheckInput& in) {
     }
     case AxisId::m:
       if (in.alloc_elems) return {0, *in.alloc_elems, "allocated elements"};
+      if (in.scope == Scope::kLocal && ml.max_registers_per_thread) {
+        // A register fragment: m is the element slot inside one thread's registers.
+        const int bits = in.elem_bits ? in.elem_bits : 32;
+        const std::int64_t per_reg = bits >= 32 ? 1 : 32 / bits;
+        return {0, checked_mul(ml.max_registers_per_thread, per_reg, "register slots"),
+                fmt::format("{} registers per thread x {} element(s) per register", ml.max_registers_per_thread,
+                            per_reg)};
+      }
       break;
     default: break;
   }

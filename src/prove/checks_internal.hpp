@@ -15,6 +15,9 @@ CheckResult check_injective(const CheckInput& in);
 CheckResult check_bounds(const CheckInput& in);
 CheckResult check_swizzle_legal(const CheckInput& in);
 CheckResult check_tmem_alloc(const CheckInput& in);
+CheckResult check_tmem_partition(const CheckInput& in);
+CheckResult check_tmem_datapath(const CheckInput& in);
+CheckResult check_bank_conflicts(const CheckInput& in);
 
 // Sufficient condition for injectivity from the strides alone (injective_structural.cpp).
 bool injective_by_strides(const TileLayout& l, Scope scope);

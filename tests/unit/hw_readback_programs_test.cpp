@@ -7,6 +7,8 @@
 // the issue asks for, and the manifest checks below pin down that it covers what it must.
 #include <gtest/gtest.h>
 
+#include "tirx_verify/layout/source_dir.hpp"
+
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -26,7 +28,7 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-std::string tools_dir() { return std::string(TIRX_SOURCE_DIR) + "/tools/readback"; }
+std::string tools_dir() { return std::string(tirx::source_dir()) + "/tools/readback"; }
 
 bool runs_ok(const std::string& cmd) { return std::system((cmd + " > /dev/null 2>&1").c_str()) == 0; }
 

@@ -4,19 +4,22 @@
 //   campaign              simulator entry point (src/hw)              what is compared
 //   tma_tile_load         tma_tile_placement                          source of every smem element
 //   smem_bank_conflicts   count_wavefronts / ldmatrix_wavefronts      wavefronts and conflicts
+//   smem_uniform_pairs    count_wavefronts                            wavefronts and conflicts
 //   ldmatrix_stmatrix     ldmatrix / stmatrix on SharedMemory          every register / smem element
 //   mma_sync_m16n8k16     mma_m16n8k16_{a,b,c} fragment maps          every D register
 //   wgmma_m64nNk16        wgmma_m64nNk16_{d,a} + a reference below (*) every D register
 //
-// (*) src/hw has no Hopper wgmma descriptor or MN-major canonical layout yet: the operand
-// addresses come from HopperOperand below (PTX ISA 9.1 §9.7.15.5.1.2, spec §4.2-4.3, with the
-// base-offset rule these readbacks established). Switch it to src/hw once that exists.
+// (*) operand addresses from the simulator's Hopper descriptor (SmemDescriptor, variant
+// kHopper: PTX ISA 9.1 §9.7.15.5.1.2, spec §4.2-4.3, with the base-offset rule these
+// readbacks established).
 //
 // Where the simulator and the H200 disagree, the record is listed in a Known* table with the
 // measured and simulated values. The test requires every listed record to still disagree
 // exactly so, and every other record to agree: fixing the simulator makes the table entry
 // fail ("now agrees") — delete it then, and the readback becomes the regression test.
 #include <gtest/gtest.h>
+
+#include "tirx_verify/layout/source_dir.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -35,6 +38,7 @@
 #include "tirx_verify/hw/ldmatrix.hpp"
 #include "tirx_verify/hw/mma_fragments.hpp"
 #include "tirx_verify/hw/smem.hpp"
+#include "tirx_verify/hw/smem_descriptor.hpp"
 #include "tirx_verify/hw/swizzle.hpp"
 #include "tirx_verify/hw/tma.hpp"
 
@@ -44,7 +48,7 @@ namespace {
 using json = nlohmann::json;
 using test::sm90;
 
-std::string golden_dir() { return std::string(TIRX_SOURCE_DIR) + "/tests/golden/hw"; }
+std::string golden_dir() { return std::string(tirx::source_dir()) + "/tests/golden/hw"; }
 
 json load_golden(const std::string& file) {
   std::ifstream in(golden_dir() + "/" + file);
@@ -90,8 +94,8 @@ float f16_to_float(std::uint16_t h) {
 // ------------------------------------------------------------------ every file is replayed
 
 TEST(ReadbackGolden, EveryFileNamesItsDeviceAndIsReplayed) {
-  const std::set<std::string> replayed = {"tma_tile_load", "smem_bank_conflicts", "ldmatrix_stmatrix",
-                                          "mma_sync_m16n8k16", "wgmma_m64nNk16"};
+  const std::set<std::string> replayed = {"tma_tile_load", "smem_bank_conflicts", "smem_uniform_pairs",
+                                          "ldmatrix_stmatrix", "mma_sync_m16n8k16", "wgmma_m64nNk16"};
   int files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(golden_dir())) {
     if (entry.path().extension() != ".json") continue;
@@ -106,12 +110,12 @@ TEST(ReadbackGolden, EveryFileNamesItsDeviceAndIsReplayed) {
         << "campaign " << doc.at("campaign") << " has no replay in this file";
     EXPECT_FALSE(doc.at("records").empty());
   }
-  EXPECT_EQ(files, 5);
+  EXPECT_EQ(files, 6);
 }
 
 TEST(ReadbackGolden, H200FilesComeFromAnH200) {
-  for (const char* f : {"h200_tma.json", "h200_banks.json", "h200_ldmatrix.json", "h200_mma_sync.json",
-                        "h200_wgmma.json"}) {
+  for (const char* f : {"h200_tma.json", "h200_banks.json", "h200_banks_pairs.json", "h200_ldmatrix.json",
+                        "h200_mma_sync.json", "h200_wgmma.json"}) {
     json dev = load_golden(f).at("device");
     EXPECT_EQ(dev.at("gpu"), "NVIDIA H200") << f;
     EXPECT_EQ(dev.at("compute_capability"), "9.0") << f;
@@ -120,35 +124,12 @@ TEST(ReadbackGolden, H200FilesComeFromAnH200) {
 
 // ------------------------------------------------------------------ campaign 2: banks
 
-// Records where the calibrated model (target sm_90a: phases of 32/32/16 threads for 4/8/16-byte
-// accesses, 16 ldmatrix rows per phase) and Nsight Compute disagree, per access. What the
-// H200 does instead (all 111 records fit it, tools/readback/check_spec.py):
-//  * 4-byte accesses: one phase of 32 threads; 8-byte: two phases of 16; 16-byte: four of 8
-//    (the textbook model), for loads and stores alike;
-//  * except an 8- or 16-byte *load* whose addresses satisfy T(n) == T(n^1) for every n, or
-//    T(n) == T(n^2) for every n: then the phases are twice as wide (32 / 16 threads);
-//  * ldmatrix / stmatrix: one phase per 8-row matrix (x4 with one repeated row: 4, not 2);
-//  * Nsight's bank-conflict count is wavefronts minus the number of phases with a request.
-struct KnownBank {
-  const char* name;
-  int measured_wavefronts, measured_conflicts;
-  int sim_wavefronts, sim_conflicts;
-};
-const KnownBank kKnownBanks[] = {
-    {"ld8_halfwarp_same_lines", 2, 0, 1, 0}, {"ld16_quarter_same", 4, 0, 2, 0},
-    {"ld8_xor16_halves", 2, 0, 1, 0},        {"st8_pairs", 2, 0, 1, 0},
-    {"ld16_pairs_but_last", 4, 0, 3, 0},     {"ld16_xor4", 4, 0, 2, 0},
-    {"ld16_xor3", 4, 0, 4, 2},               {"st16_broadcast", 4, 0, 2, 0},
-    {"st16_pairs_xor1", 4, 0, 2, 0},         {"ldsm_x4_same_row", 4, 0, 2, 0},
-    {"ldsm_x2_groups_split", 4, 2, 2, 0},    {"stsm_x2_groups_split", 4, 2, 2, 0},
-    {"ldsm_x4_row_pairs", 4, 0, 2, 0},
-};
-
-TEST(ReadbackBanks, EveryPatternMatchesTheWavefrontModel) {
-  json doc = load_golden("h200_banks.json");
-  std::map<std::string, KnownBank> known;
-  for (const auto& k : kKnownBanks) known[k.name] = k;
-  int agree = 0, ldsm = 0;
+// The wavefront model (banks.hpp) reproduces every recorded pattern: h200_banks.json (the
+// readback campaign) and h200_banks_pairs.json (the uniform-pair probe of the hw branch). A
+// pattern the model gets wrong would be listed here with both values; there is none.
+int replay_banks(const std::string& file) {
+  json doc = load_golden(file);
+  int agree = 0;
   for (const json& r : doc.at("records")) {
     const std::string name = r.at("name");
     const std::string op = r.at("op");
@@ -159,31 +140,24 @@ TEST(ReadbackBanks, EveryPatternMatchesTheWavefrontModel) {
       a.width_bytes = r.at("width");
       a.addresses = addr;
       a.active_mask = std::stoull(r.at("mask").get<std::string>(), nullptr, 16);
+      a.is_store = op == "st";
       sim = count_wavefronts(sm90(), a);
     } else {
       addr.resize(8 * r.at("width").get<std::size_t>());
       sim = ldmatrix_wavefronts(sm90(), addr);
-      ++ldsm;
     }
     const double wf = r.at("measured").at("wavefronts"), conflicts = r.at("measured").at("conflicts");
-    ASSERT_EQ(wf, std::floor(wf)) << name << ": measured counts must be whole per access";
-    auto it = known.find(name);
-    if (it != known.end()) {
-      const KnownBank& k = it->second;
-      EXPECT_EQ(wf, k.measured_wavefronts) << name;
-      EXPECT_EQ(conflicts, k.measured_conflicts) << name;
-      EXPECT_TRUE(sim.wavefronts == k.sim_wavefronts && sim.excess() == k.sim_conflicts)
-          << name << ": the simulator now gives " << sim.wavefronts << " wavefronts, " << sim.excess()
-          << " conflicts (H200 " << wf << ", " << conflicts << "); if that agrees, delete the kKnownBanks entry";
-      continue;
-    }
-    EXPECT_EQ(sim.wavefronts, wf) << name << " (" << r.at("source").get<std::string>() << ")";
+    EXPECT_EQ(wf, std::floor(wf)) << name << ": measured counts must be whole per access";
+    EXPECT_EQ(sim.wavefronts, wf) << name << " (" << r.value("source", "") << ")";
     EXPECT_EQ(sim.excess(), conflicts) << name << ": bank conflicts";
     agree += sim.wavefronts == wf && sim.excess() == conflicts;
   }
-  EXPECT_EQ(doc.at("records").size(), 114u);
-  EXPECT_EQ(ldsm, 33);
-  EXPECT_EQ(agree, 114 - static_cast<int>(std::size(kKnownBanks)));
+  return agree;
+}
+
+TEST(ReadbackBanks, EveryPatternMatchesTheWavefrontModel) {
+  EXPECT_EQ(replay_banks("h200_banks.json"), 114);
+  EXPECT_EQ(replay_banks("h200_banks_pairs.json"), 20);
 }
 
 // ------------------------------------------------------------------ campaign 1: TMA
@@ -234,19 +208,13 @@ std::vector<std::int64_t> simulate_tma(const json& r, std::size_t elements) {
   return out;
 }
 
-// Disagreements, by the record's tag and what happens:
-//  * "padded": the H200 loads a swizzled box whose inner extent is below the swizzle span
-//    (cuda.h allows it) and writes each box row at a pitch of max(inner bytes, span) — rows are
-//    padded to the span, the swizzle acting on the absolute address; the simulator rejects
-//    these loads ("not modelled"). 134 records (every swizzled grid/offset case with
-//    inner < span).
-//  * "origin": the H200 raises "an illegal instruction was encountered" (and loses the
-//    context) when the box's inner start coordinate is not a multiple of 16 bytes
-//    (origin[0] * elem_bytes % 16 != 0), in bounds or not; the simulator accepts such loads.
-//    20 records.
+// Every case agrees: the H200 loaded it and the simulator writes the same element to every
+// byte of the dumped region, or the H200 rejected it (encode error, misaligned destination,
+// "illegal instruction" for an inner start coordinate that is not 16-byte aligned) and the
+// simulator rejects it too. Boxes narrower than the swizzle span are padded to it (tma.hpp).
 int span_of(int cu_enum) { return cu_enum == 1 ? 32 : cu_enum == 2 ? 64 : cu_enum == 3 ? 128 : 0; }
 
-TEST(ReadbackTma, EveryCaseMatchesTheSimulatorOrIsAKnownDisagreement) {
+TEST(ReadbackTma, EveryCaseMatchesTheSimulator) {
   json doc = load_golden("h200_tma.json");
   int agree_ok = 0, agree_reject = 0, padded = 0, origin = 0;
   for (const json& r : doc.at("records")) {
@@ -266,12 +234,7 @@ TEST(ReadbackTma, EveryCaseMatchesTheSimulatorOrIsAKnownDisagreement) {
       sim_error = std::string(e.check_id()) + ": " + e.message();
     }
     if (status == "ok") {
-      if (!sim_error.empty()) {
-        EXPECT_TRUE(inner_below_span) << "the H200 loaded it, the simulator rejects: " << sim_error;
-        padded += inner_below_span;
-        continue;
-      }
-      EXPECT_FALSE(inner_below_span) << "simulator now models padded rows: update this test";
+      ASSERT_TRUE(sim_error.empty()) << "the H200 loaded it, the simulator rejects: " << sim_error;
       std::vector<std::int64_t> hw = expand_runs(r.at("runs"));
       ASSERT_EQ(hw.size(), elements);
       Mismatches mm;
@@ -280,26 +243,22 @@ TEST(ReadbackTma, EveryCaseMatchesTheSimulatorOrIsAKnownDisagreement) {
                                               sim[i]));
       EXPECT_TRUE(mm.lines.empty()) << mm.report();
       agree_ok += mm.lines.empty();
+      padded += mm.lines.empty() && inner_below_span;
     } else {
-      // the H200 rejected it (encode error, misaligned address, illegal instruction)
-      if (unaligned_origin) {
-        // known disagreement, unless the simulator has learnt to reject the origin itself
-        // (a rejection for another reason, e.g. the padded-row case, does not count)
-        const bool about_origin = !sim_error.empty() && sim_error.find("smaller than the") == std::string::npos;
-        EXPECT_FALSE(about_origin) << "the simulator now rejects it (" << sim_error
-                                   << "): drop the origin disagreement";
-        EXPECT_EQ(r.value("error", ""), "an illegal instruction was encountered");
-        ++origin;
-        continue;
-      }
       EXPECT_FALSE(sim_error.empty()) << "the H200 rejected it (" << r.value("error", status)
                                       << "), the simulator accepts";
+      if (unaligned_origin) {
+        EXPECT_EQ(r.value("error", ""), "an illegal instruction was encountered");
+        EXPECT_NE(sim_error.find("inner start coordinate"), std::string::npos) << sim_error;
+        origin += !sim_error.empty();
+      }
       agree_reject += !sim_error.empty();
     }
   }
-  EXPECT_EQ(agree_ok, 130);
-  EXPECT_EQ(agree_reject, 37);  // 27 sm_100 swizzle modes, 2 spans exceeded, 8 destinations not 128-aligned
+  EXPECT_EQ(agree_ok, 264);      // 134 of them with rows padded to the swizzle span
   EXPECT_EQ(padded, 134);
+  EXPECT_EQ(agree_reject, 57);   // 27 sm_100 swizzle modes, 2 spans exceeded, 8 destinations not
+                                 // 128-aligned, 20 inner start coordinates not 16-byte aligned
   EXPECT_EQ(origin, 20);
 }
 
@@ -387,47 +346,19 @@ TEST(ReadbackMmaSync, EveryAccumulatorMatchesTheFragmentMaps) {
 
 // ------------------------------------------------------------------ campaigns 3 + 4: wgmma
 
-// One wgmma operand as its Hopper descriptor names it (PTX ISA 9.1 §9.7.15.5.1.2; spec §4.2:
-// bits 0-13 start >> 4, 16-29 LBO >> 4, 32-45 SBO >> 4, 49-51 base offset, 62-63 mode
-// 0 none / 1 128B / 2 64B / 3 32B). Element (mn, k), fp16, canonical layouts of spec §4.3:
-//   K-major, none:      start + (mn/8) SBO + (k/8) LBO + (mn%8) 16 + (k%8) 2
-//   K-major, S-byte:    swz(start + (mn/8) SBO + (mn%8) S + 2k)
-//   MN-major, none:     start + (mn/8) SBO + (mn%8) 2 + (k/8) LBO + (k%8) 16
-//   MN-major, S-byte:   swz(start + (mn/(S/2)) LBO + (mn%(S/2)) 2 + (k/8) SBO + (k%8) S)
-// swz = the S-byte swizzle of the *absolute* address (swizzle.hpp) when the base offset is 0.
-// Measured (these readbacks): with base offset b the 16-byte chunk is XOR-ed with
-// ((addr >> 7) - b) mod (S/16) instead of (addr >> 7) mod (S/16), i.e. the pattern restarts b
-// lines later; PTX's "base offset = (pattern start >> 7) % 8" is that rule.
+// wgmma operands are read through the simulator's Hopper descriptor (smem_descriptor.hpp:
+// canonical K- and MN-major layouts, swizzle on the absolute address, and the base-offset
+// rule these readbacks established: with base offset b the 16-byte chunk is XOR-ed with
+// ((addr >> 7) - b) mod (S/16)).
 struct HopperOperand {
-  std::uint64_t start, lbo, sbo;
-  int base_offset, span;
+  SmemDescriptor desc;
   bool mn_major;
-
   static HopperOperand decode(const std::string& hex, bool mn_major) {
-    std::uint64_t d = std::stoull(hex, nullptr, 16);
-    auto field = [&](int lo, int bits) { return (d >> lo) & ((std::uint64_t{1} << bits) - 1); };
-    const int spans[4] = {0, 128, 64, 32};
-    return {field(0, 14) << 4, field(16, 14) << 4, field(32, 14) << 4, static_cast<int>(field(49, 3)),
-            spans[field(62, 2)], mn_major};
+    return {SmemDescriptor::decode(std::stoull(hex, nullptr, 16), DescriptorVariant::kHopper), mn_major};
   }
-
-  std::uint64_t address(int mn, int k) const {
-    std::uint64_t pre;
-    if (!mn_major) {
-      pre = span == 0 ? start + (mn / 8) * sbo + (k / 8) * lbo + (mn % 8) * 16 + (k % 8) * 2
-                      : start + (mn / 8) * sbo + (mn % 8) * span + 2 * k;
-    } else {
-      const int row = span == 0 ? 8 : span / 2;  // MN elements per 16-byte (none) or S-byte row
-      pre = span == 0 ? start + (mn / row) * sbo + (mn % row) * 2 + (k / 8) * lbo + (k % 8) * 16
-                      : start + (mn / row) * lbo + (mn % row) * 2 + (k / 8) * sbo + (k % 8) * span;
-    }
-    if (span == 0) return pre;
-    const TmaSwizzle mode = span == 32 ? TmaSwizzle::k32B : span == 64 ? TmaSwizzle::k64B : TmaSwizzle::k128B;
-    if (base_offset == 0) return swizzle_address(mode, pre);
-    const std::uint64_t lines = static_cast<std::uint64_t>(span / 16);
-    const std::uint64_t phase = ((pre >> 7) + 8 * lines - static_cast<std::uint64_t>(base_offset)) % lines;
-    return pre ^ (phase << 4);
-  }
+  int base_offset() const { return desc.base_offset; }
+  int span() const { return tma_swizzle_span_bytes(desc.swizzle); }
+  std::uint64_t address(int mn, int k) const { return desc.element_address(mn, k, 2, mn_major); }
 };
 
 TEST(ReadbackWgmma, EveryAccumulatorMatchesTheDescriptorModel) {
@@ -452,7 +383,7 @@ TEST(ReadbackWgmma, EveryAccumulatorMatchesTheDescriptorModel) {
     HopperOperand a = HopperOperand::decode(r.at("desc_a"), r.at("trans_a").get<int>() == 1);
     HopperOperand b = HopperOperand::decode(r.at("desc_b"), r.at("trans_b").get<int>() == 1);
     const bool a_in_registers = r.at("probe") == "rs";
-    base_offset_records += (!a_in_registers && a.base_offset != 0) || b.base_offset != 0;
+    base_offset_records += (!a_in_registers && a.base_offset() != 0) || b.base_offset() != 0;
     std::vector<float> A(64 * 16), B(16 * n);
     if (a_in_registers) {  // A fragment: the simulator's wgmma A map (mma_fragments.hpp)
       rs_records += 1;
@@ -500,9 +431,9 @@ TEST(ReadbackWgmma, IgnoringTheBaseOffsetMispredictsThoseRecords) {
     HopperOperand a = HopperOperand::decode(r.at("desc_a"), r.at("trans_a").get<int>() == 1);
     HopperOperand b = HopperOperand::decode(r.at("desc_b"), r.at("trans_b").get<int>() == 1);
     HopperOperand& probed = r.at("probe") == "a" ? a : b;
-    if (probed.base_offset == 0 || probed.span == 32) continue;  // 32B: one phase bit, b odd == xor
+    if (probed.base_offset() == 0 || probed.span() == 32) continue;  // 32B: one phase bit, b odd == xor
     HopperOperand absolute = probed;
-    absolute.base_offset = 0;
+    absolute.desc.base_offset = 0;
     int differ = 0;
     for (int mn = 0; mn < 16; ++mn)
       for (int k = 0; k < 16; ++k) differ += absolute.address(mn, k) != probed.address(mn, k);

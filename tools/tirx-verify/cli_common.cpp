@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tirx_verify/layout/error.hpp"
+#include "tirx_verify/layout/source_dir.hpp"
 #include "tirx_verify/report/report.hpp"
 
 namespace tirx::cli {
@@ -58,7 +59,7 @@ void add_param_option(CLI::App* cmd, std::vector<std::string>& params) {
 
 std::string repo_root() {
   if (const char* r = std::getenv("TIRX_VERIFY_ROOT"); r && *r) return r;
-  return TIRX_SOURCE_DIR;
+  return std::string(source_dir());
 }
 
 int guarded(bool json, const std::string& input_text, const std::function<int()>& body) {
