@@ -311,7 +311,7 @@ rc::Gen<AtomPair> gen_atom_pair() {
     const std::int64_t epb = p.dtype == "float32" ? 1 : 2;
     if (p.datapath == "D") {
       p.instr_shape = pick<std::string>({"32x32b", "16x64b", "16x128b", "16x256b"});
-      p.rows = 128;
+      p.rows = p.instr_shape == "32x32b" ? 128 : pick<std::int64_t>({128, 64});
     } else {
       p.instr_shape = pick<std::string>({"16x64b", "16x128b", "16x256b"});
       p.rows = 64;
@@ -320,6 +320,7 @@ rc::Gen<AtomPair> gen_atom_pair() {
     const std::int64_t per_rep = atom_columns_per_rep(p.instr_shape);
     p.cols = draw_num(p.instr_shape, 64 / per_rep) * per_rep * epb;
     p.base_col = 32 * *gen::inRange(0, 8);
+    p.store = *gen::arbitrary<bool>();
     return p;
   });
 }
@@ -377,10 +378,10 @@ Layout FactoryCall::build() const {
 void showValue(const FactoryCall& c, std::ostream& os) { os << c.text(); }
 
 void showValue(const AtomPair& p, std::ostream& os) {
-  os << fmt::format("tcgen05_atom_layout(\"{}\", ({}, {}), \"{}\") with tmem_datapath_layout(\"{}\", {}, {}{}) at "
-                    "column {}",
-                    p.instr_shape, p.rows, p.cols, p.dtype, p.datapath, p.datapath == "D" ? 128 : 64, p.cols,
-                    p.sub_slab ? ", sub_slab=1" : "", p.base_col);
+  os << fmt::format("tcgen05.{} of tcgen05_atom_layout(\"{}\", ({}, {}), \"{}\") with tmem_datapath_layout(\"{}\", {}, {}{}) "
+                    "at column {}",
+                    p.store ? "st" : "ld", p.instr_shape, p.rows, p.cols, p.dtype, p.datapath,
+                    p.datapath == "D" ? 128 : 64, p.cols, p.sub_slab ? ", sub_slab=1" : "", p.base_col);
 }
 
 }  // namespace tirx::props

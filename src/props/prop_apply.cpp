@@ -25,16 +25,38 @@ std::vector<std::int64_t> divisors(std::int64_t n) {
   return d;
 }
 
+// A layout with a shape its shard groups by and an arbitrary two-factor shape of its size.
+struct ApplyCase {
+  Layout layout;
+  std::vector<std::int64_t> shape, other;
+};
+
+void showValue(const ApplyCase& c, std::ostream& os) {
+  os << layout_text(c.layout) << " with shapes (" << show_ints(c.shape) << ") and (" << show_ints(c.other) << ")";
+}
+
+rc::Gen<ApplyCase> gen_apply_case() {
+  return rc::gen::exec([] {
+    ApplyCase c;
+    c.layout = *gen_layout();
+    c.shape = *gen_grouping_shape(c.layout.tile());
+    const std::int64_t n = c.layout.size();
+    const std::int64_t d0 = pick(divisors(n));
+    c.other = {d0, n / d0};
+    return c;
+  });
+}
+
 }  // namespace
 
 Property apply_forms_property() {
   return {"apply.forms", "apply(flat) == apply(per-iter digits) == apply(coord, shape) == reference", 300, [] {
-            const Layout l = *gen_layout();
+            const ApplyCase ac = *gen_apply_case();
+            const Layout& l = ac.layout;
             const TileLayout& t = l.tile();
-            const std::vector<std::int64_t> shape = *gen_grouping_shape(t);
+            const std::vector<std::int64_t>& shape = ac.shape;
+            const std::vector<std::int64_t>& other = ac.other;
             const std::int64_t n = l.size();
-            const std::int64_t d0 = pick(divisors(n));
-            const std::vector<std::int64_t> other = {d0, n / d0};
             const std::string text = shell_quote(layout_text(l));
             auto check = [&](std::int64_t x, bool in_range) {
               const Point want = ref_image(l, ref_digits(t, x), std::vector<std::int64_t>(t.replica.size(), 0));

@@ -10,9 +10,9 @@
 // Storage cells by scope (docs/checks.md): shared -> memory axes; tmem -> TLane, TCol;
 // local and unknown -> every axis. Stride-0 shard iters are explicit broadcasts: their digits
 // are visited at 0 only (elements that differ only there may share a cell).
-// Ranges (sm_100a): laneid < 32, wid_in_wg < 4, tid_in_wg < 128, TLane < 128,
-// TCol < columns x 32 / bits (columns: alloc_cols, else 512), m < alloc_elems when given;
-// everything >= 0. A swizzled m must also stay in [0, span(m)) (a whole buffer), or for a view
+// Ranges (sm_100a): laneid < 32, wid_in_wg < 4, tid_in_wg < 128, tx < 1024, TLane < 128,
+// TCol < columns x 32 / bits (columns: alloc_cols, else 512), m < alloc_elems when given, else
+// in local scope (a register fragment) m < 255 registers x 32 / bits; everything >= 0. A swizzled m must also stay in [0, span(m)) (a whole buffer), or for a view
 // with an m offset inside the swizzle periods it touches.
 #include <map>
 
@@ -34,30 +34,12 @@ const hw::Target& sm100() {
   return t;
 }
 
+// One generated check input; shown (in counterexamples) as the `tirx-verify check` command.
 struct Drawn {
   Layout layout;
   prove::CheckInput in;
   std::string scope_name;
 };
-
-Drawn draw_input(bool bounds) {
-  Drawn d;
-  d.scope_name = pick<std::string>({"shared", "tmem", "local", "unknown"});
-  LayoutGenOptions opt;
-  opt.axes = d.scope_name == "tmem" ? AxisPool::kTmem : d.scope_name == "shared" ? AxisPool::kMemory : AxisPool::kMixed;
-  d.layout = d.scope_name == "tmem" ? Layout(*gen_tile_layout(opt)) : *gen_layout(opt);
-  d.in.layout = d.layout;
-  d.in.text = layout_text(d.layout);
-  d.in.scope = prove::parse_scope(d.scope_name);
-  d.in.machine = kernel::machine_limits(sm100());
-  if (bounds) {
-    d.in.elem_bits = pick({32, 16});
-    d.in.dtype = d.in.elem_bits == 32 ? "float32" : "float16";
-    if (*rc::gen::arbitrary<bool>()) d.in.alloc_cols = pick<std::int64_t>({32, 64, 128, 256, 512});
-    if (*rc::gen::arbitrary<bool>()) d.in.alloc_elems = pick<std::int64_t>({64, 512, 4096, 100});
-  }
-  return d;
-}
 
 std::string check_command(const Drawn& d) {
   std::string r = fmt::format("tirx-verify check {} --scope {}", shell_quote(d.in.text), d.scope_name);
@@ -65,6 +47,31 @@ std::string check_command(const Drawn& d) {
   if (d.in.alloc_cols) r += fmt::format(" --alloc-cols {}", *d.in.alloc_cols);
   if (d.in.alloc_elems) r += fmt::format(" --alloc-elems {}", *d.in.alloc_elems);
   return r + " --json";
+}
+
+void showValue(const Drawn& d, std::ostream& os) { os << check_command(d); }
+
+rc::Gen<Drawn> gen_input(bool bounds) {
+  return rc::gen::exec([bounds] {
+    Drawn d;
+    d.scope_name = pick<std::string>({"shared", "tmem", "local", "unknown"});
+    LayoutGenOptions opt;
+    opt.axes = d.scope_name == "tmem"     ? AxisPool::kTmem
+               : d.scope_name == "shared" ? AxisPool::kMemory
+                                          : AxisPool::kMixed;
+    d.layout = d.scope_name == "tmem" ? Layout(*gen_tile_layout(opt)) : *gen_layout(opt);
+    d.in.layout = d.layout;
+    d.in.text = layout_text(d.layout);
+    d.in.scope = prove::parse_scope(d.scope_name);
+    d.in.machine = kernel::machine_limits(sm100());
+    if (bounds) {
+      d.in.elem_bits = pick({32, 16});
+      d.in.dtype = d.in.elem_bits == 32 ? "float32" : "float16";
+      if (*rc::gen::arbitrary<bool>()) d.in.alloc_cols = pick<std::int64_t>({32, 64, 128, 256, 512});
+      if (*rc::gen::arbitrary<bool>()) d.in.alloc_elems = pick<std::int64_t>({64, 512, 4096, 100});
+    }
+    return d;
+  });
 }
 
 std::vector<Axis> cell_axes(const Layout& l, prove::Scope scope) {
@@ -119,7 +126,7 @@ prove::CheckResult run_check(const char* id, const prove::CheckInput& in, const 
 
 Property prove_injective_property() {
   return {"prove.injective", "layout.injective agrees with brute force; its witnesses are real collisions", 300, [] {
-            const Drawn d = draw_input(false);
+            const Drawn d = *gen_input(false);
             const std::string repro = check_command(d);
             const prove::CheckResult res = run_check("layout.injective", d.in, repro);
             const std::vector<Axis> axes = cell_axes(d.layout, d.in.scope);
@@ -157,7 +164,7 @@ Property prove_injective_property() {
 
 Property prove_bounds_property() {
   return {"prove.bounds", "layout.bounds agrees with brute force; its witnesses are really out of range", 300, [] {
-            const Drawn d = draw_input(true);
+            const Drawn d = *gen_input(true);
             const std::string repro = check_command(d);
             const prove::CheckResult res = run_check("layout.bounds", d.in, repro);
             const prove::CheckInput& in = d.in;
@@ -172,7 +179,12 @@ Property prove_bounds_property() {
                   const std::int64_t cols = in.alloc_cols.value_or(sm100().tmem->columns);
                   return {0, cols * (in.elem_bits >= 32 ? 1 : 32 / in.elem_bits)};
                 }
-                case AxisId::m: return {0, in.alloc_elems};
+                case AxisId::tx: return {0, sm100().max_threads_per_cta};
+                case AxisId::m:
+                  if (in.alloc_elems) return {0, in.alloc_elems};
+                  if (in.scope == prove::Scope::kLocal)  // a register fragment: slots of one thread's registers
+                    return {0, sm100().max_registers_per_thread * (in.elem_bits >= 32 ? 1 : 32 / in.elem_bits)};
+                  return {0, std::nullopt};
                 default: return {0, std::nullopt};
               }
             };

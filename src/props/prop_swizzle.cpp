@@ -49,17 +49,93 @@ hw::GlobalTensor tensor_for(int elem_bytes, const std::vector<std::int64_t>& dim
   return g;
 }
 
+
+// swizzle.bijection input: a layout swizzle on period k, and a TMA mode on byte period j.
+struct SwizzleCase {
+  SwizzleSpec spec;
+  std::int64_t period_index = 0;
+  hw::TmaSwizzle mode = hw::TmaSwizzle::kNone;
+  std::uint64_t mode_period_index = 0;
+};
+
+void showValue(const SwizzleCase& c, std::ostream& os) {
+  os << fmt::format("{} on [{}, {}); TMA {} on byte period {}", compose_text(c.spec, "..."),
+                    c.period_index * c.spec.period(), (c.period_index + 1) * c.spec.period(), hw::to_string(c.mode),
+                    c.mode_period_index);
+}
+
+rc::Gen<SwizzleCase> gen_swizzle_case() {
+  return rc::gen::exec([] {
+    SwizzleCase c;
+    c.spec.per_element = *rc::gen::inRange(0, 5);
+    c.spec.swizzle_len = *rc::gen::inRange(0, 4);
+    c.spec.atom_len = c.spec.swizzle_len + *rc::gen::inRange(0, 4);
+    c.spec.swizzle_inner = *rc::gen::inRange(0, 2) == 0;
+    c.period_index = *rc::gen::inRange<std::int64_t>(-3, 4);
+    c.mode = pick({hw::TmaSwizzle::k128B, hw::TmaSwizzle::kNone, hw::TmaSwizzle::k32B, hw::TmaSwizzle::k64B,
+                   hw::TmaSwizzle::k128BAtom32B, hw::TmaSwizzle::k128BAtom64B});
+    c.mode_period_index = static_cast<std::uint64_t>(*rc::gen::inRange(0, 64));
+    return c;
+  });
+}
+
+// tma.vs_compose input: one TMA box (any of the four TVM modes and element sizes), or an MMA
+// operand loaded K block by K block.
+struct TmaCase {
+  bool mma = false;
+  int elem = 2;                  // bytes
+  SwizzleMode mode = SwizzleMode::k128B;
+  std::int64_t b0 = 0, b1 = 0, b2 = 0;
+  std::uint64_t dst = 0;         // box: shared-memory destination; mma: buffer base
+  std::string dtype;             // mma
+  std::int64_t rows = 0, kblocks = 0;
+};
+
+std::string tma_mode_name(SwizzleMode m) { return std::string(hw::to_string(static_cast<hw::TmaSwizzle>(static_cast<int>(m)))); }
+
+void showValue(const TmaCase& c, std::ostream& os) {
+  if (c.mma)
+    os << fmt::format("mma_shared_layout(\"{}\", {}, ({}, {})) at byte {}, loaded by {} TMA {} boxes", c.dtype,
+                      static_cast<int>(c.mode), c.rows, c.kblocks * ((16 << static_cast<int>(c.mode)) * 8 / (c.elem * 8)),
+                      c.dst, c.kblocks, tma_mode_name(c.mode));
+  else
+    os << fmt::format("TMA {} box ({}, {}, {}) of {}-byte elements to byte {}", tma_mode_name(c.mode), c.b0, c.b1, c.b2,
+                      c.elem, c.dst);
+}
+
+rc::Gen<TmaCase> gen_tma_case() {
+  return rc::gen::exec([] {
+    TmaCase c;
+    c.mma = *rc::gen::arbitrary<bool>();
+    if (!c.mma) {
+      c.elem = pick({2, 1, 4, 8});
+      c.mode = pick({SwizzleMode::k128B, SwizzleMode::kNone, SwizzleMode::k32B, SwizzleMode::k64B});
+      const std::int64_t span =
+          c.mode == SwizzleMode::kNone ? 16 * *rc::gen::inRange(1, 5) : (16 << static_cast<int>(c.mode));
+      c.b0 = span / c.elem;
+      c.b1 = *rc::gen::inRange<std::int64_t>(1, 17);
+      c.b2 = pick<std::int64_t>({1, 2, 3});
+      c.dst = 128 * static_cast<std::uint64_t>(*rc::gen::inRange(0, 24));
+    } else {
+      c.dtype = pick<std::string>({"float16", "bfloat16", "float32", "int8"});
+      c.elem = DType::parse(c.dtype).bits / 8;
+      c.mode = pick({SwizzleMode::k128B, SwizzleMode::k32B, SwizzleMode::k64B});
+      c.rows = 8 * *rc::gen::inRange<std::int64_t>(1, 9);
+      c.kblocks = *rc::gen::inRange<std::int64_t>(1, 4);
+      c.dst = 1024 * static_cast<std::uint64_t>(*rc::gen::inRange(0, 8));
+    }
+    return c;
+  });
+}
+
 }  // namespace
 
 Property swizzle_bijection_property() {
   return {"swizzle.bijection", "swizzles are involutive bijections on every aligned period; three implementations agree",
           300, [] {
-            SwizzleSpec s;
-            s.per_element = *rc::gen::inRange(0, 5);
-            s.swizzle_len = *rc::gen::inRange(0, 4);
-            s.atom_len = s.swizzle_len + *rc::gen::inRange(0, 4);
-            s.swizzle_inner = !*rc::gen::arbitrary<bool>();
-            const std::int64_t k = *rc::gen::inRange<std::int64_t>(-3, 4);
+            const SwizzleCase sc = *gen_swizzle_case();
+            const SwizzleSpec& s = sc.spec;
+            const std::int64_t k = sc.period_index;
             const std::int64_t p = s.period(), lo = k * p;
             const std::string tile = fmt::format("S[{}:1] + {}", p, lo);
             std::set<std::int64_t> seen;
@@ -89,18 +165,16 @@ Property swizzle_bijection_property() {
               }
             }
             // Every TMA/UMMA mode: a bijection on its period of bytes, at a random period.
-            const hw::TmaSwizzle mode = pick({hw::TmaSwizzle::kNone, hw::TmaSwizzle::k32B, hw::TmaSwizzle::k64B,
-                                                          hw::TmaSwizzle::k128B, hw::TmaSwizzle::k128BAtom32B,
-                                                          hw::TmaSwizzle::k128BAtom64B});
+            const hw::TmaSwizzle mode = sc.mode;
             const hw::Swizzle f = hw::tma_swizzle_functor(mode);
-            const std::uint64_t base = f.period() * static_cast<std::uint64_t>(*rc::gen::inRange(0, 64));
+            const std::uint64_t base = f.period() * sc.mode_period_index;
             std::set<std::uint64_t> bytes;
             for (std::uint64_t a = base; a < base + f.period(); ++a) {
               const std::uint64_t y = f.apply(a);
               if (y < base || y >= base + f.period() || !bytes.insert(y).second || f.apply(y) != a)
                 fail(fmt::format("TMA swizzle {} is not an involutive bijection of [{}, {}) at byte {} -> {}",
                                  hw::to_string(mode), base, base + f.period(), a, y),
-                     "");
+                     fmt::format("tirx-verify sim swizzle --mode {} --byte-offset {} --json", hw::to_string(mode), a));
             }
           }};
 }
@@ -109,17 +183,14 @@ Property tma_compose_property() {
   return {"tma.vs_compose",
           "a TMA-swizzled tile load places every element where ComposeLayout.apply() and mma_shared_layout say", 200, [] {
             const hw::Target& target = sm100();
-            if (*rc::gen::arbitrary<bool>()) {
+            const TmaCase tc = *gen_tma_case();
+            if (!tc.mma) {
               // One box, any of the four TVM modes, any element size, dst 128-byte aligned only.
-              const int elem = pick({2, 1, 4, 8});
-              const SwizzleMode mode = pick({SwizzleMode::k128B, SwizzleMode::kNone, SwizzleMode::k32B,
-                                                         SwizzleMode::k64B});
+              const int elem = tc.elem;
+              const SwizzleMode mode = tc.mode;
               const int mode_value = static_cast<int>(mode);
-              const std::int64_t span = mode == SwizzleMode::kNone ? 16 * *rc::gen::inRange(1, 5) : (16 << mode_value);
-              const std::int64_t b0 = span / elem;
-              const std::int64_t b1 = *rc::gen::inRange<std::int64_t>(1, 17);
-              const std::int64_t b2 = pick<std::int64_t>({1, 2, 3});
-              const std::uint64_t dst = 128 * static_cast<std::uint64_t>(*rc::gen::inRange(0, 24));
+              const std::int64_t b0 = tc.b0, b1 = tc.b1, b2 = tc.b2;
+              const std::uint64_t dst = tc.dst;
               hw::TmaTileLoad load;
               load.box = {b0, b1, b2};
               load.coords = {0, 0, 0};
@@ -151,15 +222,14 @@ Property tma_compose_property() {
               return;
             }
             // An MMA operand (rows, K) loaded K block by K block; mma_shared_layout must agree.
-            const std::string dtype = pick<std::string>({"float16", "bfloat16", "float32", "int8"});
-            const SwizzleMode mode = pick({SwizzleMode::k128B, SwizzleMode::k32B, SwizzleMode::k64B});
-            const int elem = DType::parse(dtype).bits / 8;
+            const std::string& dtype = tc.dtype;
+            const SwizzleMode mode = tc.mode;
+            const int elem = tc.elem;
             const std::int64_t span = 16 << static_cast<int>(mode);
             const std::int64_t atom_cols = span / elem;
-            const std::int64_t rows = 8 * *rc::gen::inRange<std::int64_t>(1, 9);
-            const std::int64_t kblocks = *rc::gen::inRange<std::int64_t>(1, 4);
+            const std::int64_t rows = tc.rows, kblocks = tc.kblocks;
             const std::int64_t K = kblocks * atom_cols;
-            const std::uint64_t base = 1024 * static_cast<std::uint64_t>(*rc::gen::inRange(0, 8));
+            const std::uint64_t base = tc.dst;
             const std::vector<std::int64_t> shape = {rows, K};
             const Layout l = mma_shared_layout(DType::parse(dtype), mode, shape);
             const hw::GlobalTensor g = tensor_for(elem, {K, rows});

@@ -1,25 +1,33 @@
 // tcgen05.atom_vs_sim — tcgen05_atom_layout against the simulated tcgen05.ld / tcgen05.st.
 //
 // A random (register fragment, TMEM data path) pair the TIRx dispatcher moves (generators.hpp
-// AtomPair) is executed in the simulator, both directions:
+// AtomPair) is executed in the simulator, in the direction drawn:
 //
 //   ld: every element (r, c) is written into the TMEM cell (and 16-bit half) the data-path
-//       layout names (TLane, base column + TCol); each warp issues the tcgen05.ld of the plan
-//       below; register (thread, m / epb) half m % epb must hold element (r, c)'s label, where
-//       (thread, m) is what tcgen05_atom_layout.apply(r, c) names, and the fragment must cover
-//       every register half exactly once;
-//   st: the registers are filled through the atom layout, each warp issues the tcgen05.st of
-//       the plan, and every TMEM cell the data-path layout names must hold the label.
+//       layout names (TLane, base column + TCol); each warp issues the tcgen05.ld instructions
+//       the dispatcher plans (hw::tcgen05_ldst_plan); register (thread, m / epb) half m % epb
+//       must hold element (r, c)'s label, where (thread, m) is what
+//       tcgen05_atom_layout.apply(r, c) names, and the fragment must cover every register half
+//       exactly once;
+//   st: the registers are filled through the atom layout, each warp issues the planned
+//       tcgen05.st, and every TMEM cell the data-path layout names must hold the label.
 //
-// The issue plan per warp w (spec tirx_semantics (h); lane field, first register):
+// The plan itself is checked against the table of spec tirx_semantics (h) (lane field, first
+// register, per warp w; R = registers of one issue):
 //   D, .32x32b, 128 rows   (32w, 0)
-//   D, .16x*b, 128 rows    (32w, 0) and (32w + 16, R), R = registers of one issue
+//   D, .16x*b, 128 rows    (32w, 0) and (32w + 16, R)
+//   D, .16x*b, 64 rows     (32w, 0)                  the lower half-slab: the rows of the F view
 //   F sub_slab s, 64 rows  (32w + 16 s, 0)
-// with .num = cols / (32-bit columns per repetition x elements per column) and no .pack.
+// .num = cols / (32-bit columns per repetition x elements per column), no .pack. A 64-row
+// fragment of a D buffer reads the rows tmem_datapath_layout("F", 64, cols, 0) names, so its
+// TMEM side is that layout.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "props_internal.hpp"
 #include "tirx_verify/hw/target.hpp"
+#include "tirx_verify/hw/tcgen05_dispatch.hpp"
 #include "tirx_verify/hw/tcgen05_ldst.hpp"
 #include "tirx_verify/hw/tmem.hpp"
 #include "tirx_verify/layout/error.hpp"
@@ -37,13 +45,15 @@ const hw::Target& sm100() {
 struct Issue {
   int lane;
   int first_reg;
+  friend bool operator==(const Issue&, const Issue&) = default;
 };
 
-std::vector<Issue> plan(const AtomPair& p, int warp, int regs_per_issue) {
+// The spec (h) table above.
+std::vector<Issue> spec_plan(const AtomPair& p, int warp, int regs_per_issue) {
   const int lanes = sm100().tmem_subpartition_lanes();  // 32
   const int half = lanes / 2;                           // 16
   if (p.datapath == "F") return {{lanes * warp + half * p.sub_slab, 0}};
-  if (p.instr_shape == "32x32b") return {{lanes * warp, 0}};
+  if (p.instr_shape == "32x32b" || p.rows == 64) return {{lanes * warp, 0}};
   return {{lanes * warp, 0}, {lanes * warp + half, regs_per_issue}};
 }
 
@@ -58,12 +68,15 @@ Property tcgen05_atom_property() {
   return {"tcgen05.atom_vs_sim",
           "tcgen05_atom_layout.apply() equals the registers the simulated tcgen05.ld/st move for each data path", 60, [] {
             const AtomPair p = *gen_atom_pair();
-            const bool store = *rc::gen::arbitrary<bool>();
+            const bool store = p.store;
             const hw::Target& target = sm100();
             const DType dt = DType::parse(p.dtype);
             const int bits = dt.bits, epb = 32 / bits;
             const TileLayout atom = tcgen05_atom_layout(p.instr_shape, p.rows, p.cols, dt);
-            const TileLayout tm = tmem_datapath_layout(p.datapath, p.datapath == "D" ? 128 : 64, p.cols, p.sub_slab);
+            // The TMEM side: the buffer's data path, or for a 64-row fragment of D the lower-half F view.
+            const bool d64 = p.datapath == "D" && p.rows == 64;
+            const TileLayout tm = d64 ? tmem_datapath_layout("F", 64, p.cols, 0)
+                                      : tmem_datapath_layout(p.datapath, p.datapath == "D" ? 128 : 64, p.cols, p.sub_slab);
             const std::vector<std::int64_t> shape = {p.rows, p.cols};
             const std::int64_t per_rep = p.instr_shape == "32x32b" ? 1 : p.instr_shape == "16x64b" ? 2
                                          : p.instr_shape == "16x128b"                            ? 4
@@ -72,15 +85,48 @@ Property tcgen05_atom_property() {
             in.shape = hw::parse_ldst_shape(p.instr_shape);
             in.num = static_cast<int>(p.cols / (per_rep * epb));
             const int R = hw::regs_per_thread(in);
-            const int issues = static_cast<int>(plan(p, 0, R).size());
+            // The dispatcher's plan per warp, checked against the spec table.
+            std::vector<std::vector<Issue>> plans;
+            for (int w = 0; w < target.warps_per_warpgroup; ++w) {
+              std::vector<Issue> got;
+              for (const hw::LdStIssue& is :
+                   hw::tcgen05_ldst_plan(target, hw::parse_datapath(p.datapath), p.sub_slab, in, static_cast<int>(p.rows),
+                                         hw::TmemAddress::make(0, static_cast<std::uint32_t>(p.base_col)), w)) {
+                if (is.address.col() != p.base_col)
+                  fail(fmt::format("the dispatcher's plan for warp {} issues at column {}, not the buffer's column {}", w,
+                                   is.address.col(), p.base_col),
+                       "tirx-verify sim tcgen05.ld --help");
+                got.push_back({is.address.lane(), is.first_reg});
+              }
+              if (got != spec_plan(p, w, R)) {
+                std::string g, e;
+                for (const Issue& i : got) g += fmt::format(" (lane {}, reg {})", i.lane, i.first_reg);
+                for (const Issue& i : spec_plan(p, w, R)) e += fmt::format(" (lane {}, reg {})", i.lane, i.first_reg);
+                fail(fmt::format("the dispatcher plans{} for warp {} of {} x {}, spec (h) says{}", g, w, p.instr_shape,
+                                 p.datapath, e),
+                     "");
+              }
+              plans.push_back(std::move(got));
+            }
+            const int issues = static_cast<int>(plans[0].size());
             const int warps = target.warps_per_warpgroup, ws = target.warp_size;
             const std::string atom_call = fmt::format("tcgen05_atom_layout(\"{}\", ({}, {}), \"{}\")", p.instr_shape, p.rows,
                                                       p.cols, p.dtype);
-            const std::string tm_call = fmt::format("tmem_datapath_layout(\"{}\", {}, {}{})", p.datapath,
-                                                    p.datapath == "D" ? 128 : 64, p.cols, p.sub_slab ? ", sub_slab=1" : "");
+            const std::string tm_call =
+                d64 ? fmt::format("tmem_datapath_layout(\"F\", 64, {})", p.cols)
+                    : fmt::format("tmem_datapath_layout(\"{}\", {}, {}{})", p.datapath, p.datapath == "D" ? 128 : 64,
+                                  p.cols, p.sub_slab ? ", sub_slab=1" : "");
+            // Shows the element on both sides and the simulated instruction of its warp.
             auto repro = [&](std::int64_t r, std::int64_t c) {
-              return fmt::format("tirx-verify apply {} {} {} --shape {},{}; tirx-verify apply {} {} {} --shape {},{}",
-                                 shell_quote(atom_call), r, c, p.rows, p.cols, shell_quote(tm_call), r, c, p.rows, p.cols);
+              const std::vector<std::int64_t> rc = {r, c};
+              const Coord a = atom.apply(rc, shape);
+              const int w = static_cast<int>((a.get(AxisId::tid_in_wg) + ws * a.get(AxisId::wid_in_wg)) / ws);
+              const Issue first = plans[static_cast<std::size_t>(std::clamp(w, 0, warps - 1))][0];
+              return fmt::format("tirx-verify apply {} {} {} --shape {},{}; tirx-verify apply {} {} {} --shape {},{}; "
+                                 "tirx-verify sim {} --shape {} --num {} --lane {} --col {} --warp {} --json",
+                                 shell_quote(atom_call), r, c, p.rows, p.cols, shell_quote(tm_call), r, c,
+                                 d64 ? 64 : p.rows, p.cols, store ? "tcgen05.st" : "tcgen05.ld", p.instr_shape, in.num,
+                                 first.lane, p.base_col, w);
             };
             // Where element (r, c) sits on each side.
             struct Where {
@@ -133,7 +179,7 @@ Property tcgen05_atom_property() {
                      repro(0, 0));
             // Execute the plan.
             for (int w = 0; w < warps; ++w)
-              for (const Issue& is : plan(p, w, R)) {
+              for (const Issue& is : plans[static_cast<std::size_t>(w)]) {
                 const hw::TmemAddress base = hw::TmemAddress::make(static_cast<std::uint32_t>(is.lane),
                                                                    static_cast<std::uint32_t>(p.base_col));
                 try {

@@ -24,14 +24,32 @@ const hw::Target& target_named(const std::string& name) {
   return name == "sm_90a" ? sm90 : sm100;
 }
 
+// One generated access on a named target; shown as the `tirx-verify sim smem` command.
+struct SmemCase {
+  std::string target;
+  hw::SmemAccess access;
+};
+
+std::string sim_command(const SmemCase& c) {
+  std::vector<std::int64_t> addrs(c.access.addresses.begin(), c.access.addresses.end());
+  std::string r = fmt::format("tirx-verify sim smem --target {} --access-bytes {} --addresses {}", c.target,
+                              c.access.width_bytes, show_ints(addrs));
+  if (c.access.active_mask != ~std::uint64_t{0}) r += fmt::format(" --active-mask {}", c.access.active_mask);
+  if (c.access.is_store) r += " --store";
+  return r + " --json";
+}
+
+void showValue(const SmemCase& c, std::ostream& os) { os << sim_command(c); }
+
 hw::SmemAccess draw_access(const hw::Target& t) {
   hw::SmemAccess a;
+  a.is_store = *rc::gen::inRange(0, 3) == 0;
   a.width_bytes = pick({4, 8, 16});
   const std::uint64_t w = static_cast<std::uint64_t>(a.width_bytes);
   const int n = t.warp_size;
   a.addresses.assign(static_cast<std::size_t>(n), 0);
   const std::uint64_t base = w * static_cast<std::uint64_t>(*rc::gen::inRange(0, 64));
-  const int pattern = *rc::gen::inRange(0, 6);
+  const int pattern = *rc::gen::inRange(0, 8);
   const std::uint64_t stride = static_cast<std::uint64_t>(*rc::gen::inRange(0, 40));       // in units of w
   const std::uint64_t group = static_cast<std::uint64_t>(pick({1, 2, 4, 8, 16}));
   const bool swizzled = *rc::gen::arbitrary<bool>();
@@ -49,7 +67,9 @@ hw::SmemAccess draw_access(const hw::Target& t) {
         addr += 128 * row + 16 * (swizzled ? chunk ^ (row % 8) : chunk);
         break;
       }
-      default: addr += w * static_cast<std::uint64_t>(i ^ flip);            // permuted
+      case 5: addr += w * static_cast<std::uint64_t>(i ^ flip); break;      // permuted
+      case 6: addr += (ti >> 1) * w * (stride + 1); break;                 // pairs t, t^1 on one address
+      default: addr += (ti & ~std::uint64_t{2}) * w * (stride + 1);        // pairs t, t^2 on one address
     }
     a.addresses[static_cast<std::size_t>(i)] = addr;
   }
@@ -59,6 +79,27 @@ hw::SmemAccess draw_access(const hw::Target& t) {
       if (*rc::gen::inRange(0, 4) != 0) a.active_mask |= std::uint64_t{1} << i;
   }
   return a;
+}
+
+// The phase size the model's rule gives (banks.hpp steps 1-2): phase_threads[width]; a load of a
+// width in uniform_pair_widths whose active threads agree with their active partner t ^ k, for
+// one k in uniform_pair_xor, takes phases twice as large (at most the warp).
+int rule_phase(const hw::Target& t, const hw::SmemAccess& a) {
+  const hw::WavefrontModel& m = t.wavefront;
+  const int p = m.phase_threads.at(a.width_bytes);
+  if (a.is_store || !m.uniform_pair_widths.count(a.width_bytes)) return p;
+  auto active = [&](int th) { return ((a.active_mask >> th) & 1u) != 0; };
+  for (int k : m.uniform_pair_xor) {
+    bool all = true;
+    for (int th = 0; th < t.warp_size; ++th) {
+      const int u = th ^ k;
+      if (u < t.warp_size && active(th) && active(u) &&
+          a.addresses[static_cast<std::size_t>(th)] != a.addresses[static_cast<std::size_t>(u)])
+        all = false;
+    }
+    if (all) return std::min(2 * p, t.warp_size);
+  }
+  return p;
 }
 
 hw::WavefrontCount brute_force(const hw::Target& t, const hw::SmemAccess& a, int phase) {
@@ -87,20 +128,24 @@ hw::WavefrontCount brute_force(const hw::Target& t, const hw::SmemAccess& a, int
 
 Property smem_wavefronts_property() {
   return {"smem.wavefronts", "the wavefront model equals a brute-force count of distinct words per bank per phase", 500, [] {
-            const std::string name = pick<std::string>({"sm_90a", "sm_100a"});
-            const hw::Target& t = target_named(name);
-            const hw::SmemAccess a = draw_access(t);
-            const int phase = t.wavefront.phase_threads.at(a.width_bytes);
+            const SmemCase c = *rc::gen::exec([] {
+              SmemCase c;
+              c.target = pick<std::string>({"sm_90a", "sm_100a"});
+              c.access = draw_access(target_named(c.target));
+              return c;
+            });
+            const hw::Target& t = target_named(c.target);
+            const hw::SmemAccess& a = c.access;
+            const int phase = rule_phase(t, a);
             const hw::WavefrontCount model = hw::count_wavefronts(t, a);
             const hw::WavefrontCount brute = brute_force(t, a, phase);
-            if (!(model == brute)) {
-              std::vector<std::int64_t> addrs(a.addresses.begin(), a.addresses.end());
-              fail(fmt::format("{}: {}-byte access, mask 0x{:X}, addresses {}: the model counts {} wavefronts (ideal {}), "
-                               "brute force with {}-thread phases {} (ideal {})",
-                               name, a.width_bytes, a.active_mask, show_ints(addrs), model.wavefronts, model.ideal, phase,
-                               brute.wavefronts, brute.ideal),
-                   "(no CLI for shared-memory accesses yet) the addresses above");
-            }
+            RC_TAG(phase == t.wavefront.phase_threads.at(a.width_bytes) ? "textbook phases" : "uniform-pair phases");
+            if (!(model == brute))
+              fail(fmt::format("{}: {}-byte {}: the model counts {} wavefronts (ideal {}), brute force with {}-thread "
+                               "phases {} (ideal {})",
+                               c.target, a.width_bytes, a.is_store ? "store" : "load", model.wavefronts, model.ideal,
+                               phase, brute.wavefronts, brute.ideal),
+                   sim_command(c));
           }};
 }
 

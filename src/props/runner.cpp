@@ -72,7 +72,8 @@ RunResult run_property(const Property& p, const RunOptions& opt) {
     if (const auto cut = out.failure.find(")\n\n"); out.failure.find("RC_FAIL(") != std::string::npos && cut != std::string::npos)
       out.failure = out.failure.substr(cut + 3);
     out.counterexample = f.counterExample;
-    out.reproduce = reproduce_line(f.description);
+    out.reproduce = reproduce_line(out.failure);
+    if (const auto at = out.failure.rfind("\nreproduce: "); at != std::string::npos) out.failure.erase(at);
   } else {
     std::ostringstream ss;
     rc::detail::printResultMessage(result, ss);

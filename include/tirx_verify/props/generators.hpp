@@ -112,11 +112,12 @@ struct FactoryCall {
 rc::Gen<FactoryCall> gen_factory_call();
 
 // tcgen05 register fragment x TMEM data path pairs the TIRx dispatcher moves with tcgen05.ld/st
-// (spec tirx_semantics (h)):
-//   datapath D (128 rows): any shape with 128 rows
+// (spec tirx_semantics (h); hw/tcgen05_dispatch.hpp):
+//   datapath D (128 rows): any shape with a 128-row fragment, or a .16x*b shape with a 64-row
+//                          fragment (the lower half-slab of every warp)
 //   datapath F (64 rows), sub_slab 0 or 1: a .16x*b shape with 64 rows
 // dtype float32 or float16; cols = .num x the repetition width (elements), .num a legal power
-// of two (PTX ISA 9.1 Table 49) kept to at most 64 32-bit columns.
+// of two (PTX ISA 9.1 Table 49) kept to at most 64 32-bit columns; load or store.
 struct AtomPair {
   std::string instr_shape;  // "32x32b", "16x64b", "16x128b", "16x256b"
   std::int64_t rows = 128;  // fragment rows
@@ -125,6 +126,7 @@ struct AtomPair {
   std::string datapath;     // "D" or "F"
   int sub_slab = 0;
   int base_col = 0;         // first TMEM column of the buffer (32-bit columns)
+  bool store = false;       // tcgen05.st (registers -> TMEM) instead of tcgen05.ld
 };
 rc::Gen<AtomPair> gen_atom_pair();
 

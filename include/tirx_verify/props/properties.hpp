@@ -66,7 +66,7 @@ struct RunResult {
   bool passed = false;
   int cases = 0;             // successful cases before the end (or before the failure)
   double seconds = 0;
-  std::string failure;       // shrunk failure description (empty on success); ends with reproduce
+  std::string failure;       // shrunk failure message (empty on success), without the reproduce line
   // The shrunk counterexample: (type, value) of every generated input, values as RapidCheck shows them.
   std::vector<std::pair<std::string, std::string>> counterexample;
   std::string reproduce;     // the "reproduce: ..." command of the shrunk case, if any
