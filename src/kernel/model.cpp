@@ -1,4 +1,5 @@
 #include "tirx_verify/kernel/model.hpp"
+#include "tirx_verify/kernel/graph.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -107,6 +108,8 @@ KernelModel parse_model(const std::string& text, const std::string& origin) {
     if (!it->is_array()) schema_error(origin, "$.ops", "must be an array");
     m.ops = *it;
   }
+  m.op_list = parse_ops(m.ops, origin);
+  check_graph(m.op_list, m.buffers, origin);
   return m;
 }
 

@@ -1,8 +1,12 @@
 #include "tirx_verify/kernel/verify.hpp"
 
+#include <limits>
 #include <map>
 
+#include <fmt/format.h>
+
 #include "tirx_verify/hw/target.hpp"
+#include "tirx_verify/hw/tmem_alloc.hpp"
 #include "tirx_verify/layout/factories.hpp"
 #include "tirx_verify/layout/notation.hpp"
 
@@ -31,6 +35,14 @@ int dtype_bits(const std::string& dtype) {
   }
 }
 
+void check_alloc_cols(const hw::Target& t, std::int64_t cols) {
+  hw::TmemAllocator alloc(t);
+  if (cols < 1 || cols > std::numeric_limits<int>::max())
+    throw InputError("tmem.alloc", fmt::format("tcgen05.alloc of {} columns: nCols must be a power of two in [{}, {}]",
+                                               cols, t.tmem->alloc_min_columns, t.tmem->alloc_max_columns));
+  alloc.alloc(static_cast<int>(cols));
+}
+
 BufferReport verify_buffer(const BufferModel& b, const KernelModel& k, const hw::Target& target,
                            const VerifyOptions& opt) {
   BufferReport r;
@@ -48,6 +60,15 @@ BufferReport verify_buffer(const BufferModel& b, const KernelModel& k, const hw:
     in.scope = prove::parse_scope(b.scope);
     in.alloc_cols = b.alloc_cols;
     in.alloc_elems = b.alloc_elems;
+    if (b.alloc_cols) {
+      try {
+        check_alloc_cols(target, *b.alloc_cols);
+      } catch (const InputError& e) {
+        const std::string field = fmt::format("\"alloc_cols\": {}", *b.alloc_cols);
+        throw InputError(e.check_id(), fmt::format("buffer '{}': {}", b.name, e.message()), field,
+                         field.find(':') + 2, e.note());
+      }
+    }
     in.machine = machine_limits(target);
     in.target = &target;
     in.limits = opt.limits;

@@ -46,9 +46,10 @@ CheckResult check_bank_conflicts(const CheckInput& in) {
   if (in.access->size() != n)
     throw InputError("layout.well-formed",
                      fmt::format("--access fragment has {} elements, the buffer {}", in.access->size(), n));
-  if (n > in.limits.max_enumeration_points) {
+  if (point_count(in.access->tile()) > in.limits.max_enumeration_points) {
     res.status = Status::kUndecided;
-    res.message = fmt::format("enumeration limit: {} elements", n);
+    res.message = fmt::format("enumeration limit: {} elements x {} replica copies of the --access fragment", n,
+                              in.access->tile().replica_count());
     return res;
   }
   auto fail = [&](std::string msg, nlohmann::json w) {
@@ -62,10 +63,10 @@ CheckResult check_bank_conflicts(const CheckInput& in) {
   const TileLayout& ft = in.access->tile();
   for (std::int64_t e = 0; e < n; ++e) {
     const std::int64_t addr = in.layout.apply(e).get(AxisId::m) * eb;
-    for (const Coord& c : ft.replica_images(ft.split(e))) {
+    for_each_replica_image(ft, ft.split(e), [&](const Coord& c) {
       const FragmentSlot f = fragment_slot(c, in.machine);
       slots[{f.thread, f.slot}] = {addr, e};
-    }
+    });
   }
   // Per (warp, instruction): the 32 addresses.
   struct Instr {

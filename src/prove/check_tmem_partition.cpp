@@ -34,10 +34,10 @@ CheckResult check_tmem_partition(const CheckInput& in) {
   if (in.access->size() != n)
     throw InputError("layout.well-formed",
                      fmt::format("--access fragment has {} elements, the TMEM buffer {}", in.access->size(), n));
-  if (n > in.limits.max_enumeration_points) {
+  if (point_count(in.layout.tile()) > in.limits.max_enumeration_points) {
     res.status = Status::kUndecided;
-    res.message = fmt::format("enumeration limit: {} elements exceed max_enumeration_points={}", n,
-                              in.limits.max_enumeration_points);
+    res.message = fmt::format("enumeration limit: {} elements x {} replica copies exceed max_enumeration_points={}", n,
+                              in.layout.tile().replica_count(), in.limits.max_enumeration_points);
     return res;
   }
   const std::int64_t part = ml.tmem_lanes / ml.warps_per_warpgroup;
@@ -45,14 +45,13 @@ CheckResult check_tmem_partition(const CheckInput& in) {
   for (std::int64_t e = 0; e < n; ++e) {
     const FragmentSlot f = fragment_slot(in.access->apply(e), ml);
     const std::int64_t warp = (f.thread / ml.warp_size) % ml.warps_per_warpgroup;
-    const auto images = tl.replica_images(tl.split(e));
     bool ok = false;
     nlohmann::json lanes = nlohmann::json::array();
-    for (const Coord& c : images) {
+    for_each_replica_image(tl, tl.split(e), [&](const Coord& c) {
       const std::int64_t lane = c.get(AxisId::TLane);
-      lanes.push_back(lane);
+      if (lanes.size() < 64) lanes.push_back(lane);  // the witness lists the first 64 copies
       if (lane >= part * warp && lane < part * (warp + 1)) ok = true;
-    }
+    });
     if (!ok) {
       res.status = Status::kFail;
       res.witness = {{"element", point_json(in, e, 0)},

@@ -4,6 +4,7 @@
 // (including a layout that is not well-formed for the given buffer), 3 undecided.
 #include <iostream>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli_common.hpp"
@@ -43,6 +44,14 @@ int run_check(const Opts& o) {
   in.alloc_elems = o.alloc_elems;
   const hw::Target target = o.target_file.empty() ? hw::load_target(o.target) : hw::load_target_file(o.target_file);
   in.machine = kernel::machine_limits(target);
+  if (o.alloc_cols) {  // an allocation tcgen05.alloc rejects is bad input (exit 2), not a finding
+    try {
+      kernel::check_alloc_cols(target, *o.alloc_cols);
+    } catch (const InputError& e) {
+      const std::string option = fmt::format("--alloc-cols {}", *o.alloc_cols);
+      throw InputError(e.check_id(), e.message(), option, std::string_view("--alloc-cols ").size(), e.note());
+    }
+  }
   in.target = &target;
   if (!o.access.empty()) {
     in.access_text = o.access;

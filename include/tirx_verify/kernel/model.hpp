@@ -6,8 +6,9 @@
 //                 "dtype": "float16", "layout": "mma_shared_layout(...)", "alloc_cols": 512}],
 //    "ops": []}
 //
-// Errors: InputError "model.syntax" (the file is not JSON; pos = byte offset) or
-// "model.schema" (a field is missing or has the wrong type; the message names the JSON path).
+// Errors: InputError "model.syntax" (the file is not JSON; pos = byte offset), "model.schema" (a
+// field is missing or has the wrong type; the message names the JSON path) or "kernel.graph"
+// (the ops do not form an acyclic graph over the model's buffers, graph.hpp).
 #pragma once
 
 #include <cstdint>
@@ -39,6 +40,14 @@ struct BufferModel {
   nlohmann::json corpus;                     // provenance, passed through
 };
 
+// One op of the kernel graph (graph.hpp): which buffers it reads and writes.
+struct OpModel {
+  std::string name;
+  std::string kind;                  // free text: "tma.load", "tcgen05.mma", ...
+  std::vector<std::string> inputs;   // buffer names
+  std::vector<std::string> outputs;  // buffer names
+};
+
 struct KernelModel {
   std::string kernel;
   std::string target = "sm_100a";
@@ -46,6 +55,7 @@ struct KernelModel {
   std::map<std::string, Param> params;
   std::vector<BufferModel> buffers;
   nlohmann::json ops = nlohmann::json::array();
+  std::vector<OpModel> op_list;  // `ops` parsed and checked as a graph (graph.hpp)
   nlohmann::json source;
 };
 

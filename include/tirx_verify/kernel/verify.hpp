@@ -44,6 +44,13 @@ BufferReport verify_buffer(const BufferModel& b, const KernelModel& k, const hw:
 // Checks every buffer of a model; the target is loaded by name from models/targets.
 KernelReport verify_kernel(const KernelModel& k, const VerifyOptions& opt = {});
 
+// An allocation of `cols` 32-bit TMEM columns must be one tcgen05.alloc accepts on the target
+// (a power of two in [alloc_min_columns, alloc_max_columns], PTX ISA 9.1 §9.7.16.7.1; decided
+// by the simulator's allocator). Throws InputError("tmem.alloc") otherwise, and
+// InputError("target.feature") for a target without TMEM: such an allocation is bad input, not
+// a property of the layout (exit code 2).
+void check_alloc_cols(const hw::Target& t, std::int64_t cols);
+
 // Element size in bits for a TVM dtype name ("float16" -> 16); 0 when unknown.
 int dtype_bits(const std::string& dtype);
 
