@@ -63,7 +63,7 @@ Target parse_target(std::string_view json_text, std::string_view origin) {
   json j;
   try {
     j = json::parse(json_text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range 406 for a number beyond double
     bad(origin, fmt::format("not valid JSON ({})", e.what()));
   }
   if (!j.is_object()) bad(origin, "the top level must be an object");

@@ -2,6 +2,7 @@
 #include "tirx_verify/kernel/graph.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <fstream>
 #include <sstream>
 
@@ -38,11 +39,17 @@ std::string get_string(const json& obj, const char* key, const std::string& orig
   return it->get<std::string>();
 }
 
+// An integer that fits int64 (nlohmann stores 2^63 .. 2^64-1 as unsigned; get<int64_t> would wrap).
+bool is_int64(const json& v) {
+  if (v.is_number_unsigned()) return v.get<std::uint64_t>() <= static_cast<std::uint64_t>(INT64_MAX);
+  return v.is_number_integer();
+}
+
 std::optional<std::int64_t> get_int(const json& obj, const char* key, const std::string& origin,
                                     const std::string& path) {
   auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return std::nullopt;
-  if (!it->is_number_integer()) schema_error(origin, fmt::format("{}.{}", path, key), "must be an integer");
+  if (!is_int64(*it)) schema_error(origin, fmt::format("{}.{}", path, key), "must be an integer");
   return it->get<std::int64_t>();
 }
 
@@ -55,6 +62,8 @@ KernelModel parse_model(const std::string& text, const std::string& origin) {
   } catch (const json::parse_error& e) {
     throw InputError("model.syntax", fmt::format("{}: not valid JSON ({})", origin, e.what()), text,
                      e.byte > 0 ? std::optional<std::size_t>(e.byte - 1) : std::nullopt);
+  } catch (const json::exception& e) {  // e.g. out_of_range 406: a number literal beyond double
+    throw InputError("model.syntax", fmt::format("{}: not valid JSON ({})", origin, e.what()));
   }
   KernelModel m;
   if (!j.is_object()) schema_error(origin, "$", "must be an object");
@@ -67,11 +76,11 @@ KernelModel parse_model(const std::string& text, const std::string& origin) {
     for (auto& [name, p] : it->items()) {
       const std::string path = "$.params." + name;
       Param prm;
-      if (p.is_number_integer()) {
+      if (is_int64(p)) {
         prm.value = p.get<std::int64_t>();
       } else {
         const json& v = require(p, "value", origin, path);
-        if (!v.is_number_integer()) schema_error(origin, path + ".value", "must be an integer");
+        if (!is_int64(v)) schema_error(origin, path + ".value", "must be an integer");
         prm.value = v.get<std::int64_t>();
         prm.origin = get_string(p, "origin", origin, path, false);
       }
@@ -94,7 +103,7 @@ KernelModel parse_model(const std::string& text, const std::string& origin) {
     if (auto it = b.find("shape"); it != b.end() && !it->is_null()) {
       if (!it->is_array()) schema_error(origin, path + ".shape", "must be an array of integers");
       for (std::size_t d = 0; d < it->size(); ++d) {
-        if (!(*it)[d].is_number_integer())
+        if (!is_int64((*it)[d]))
           schema_error(origin, fmt::format("{}.shape[{}]", path, d), "must be an integer");
         bm.shape.push_back((*it)[d].get<std::int64_t>());
       }
