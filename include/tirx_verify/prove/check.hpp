@@ -46,10 +46,27 @@ struct MachineLimits {
   std::int64_t tmem_alloc_min_columns = 0;
 };
 
+// The proof engines (src/prove). Each decides a property exactly or says it cannot:
+//   enum : odometer sweep over every (element, replica) point      any concrete layout, cost ~ points
+//   gf2  : row reduction over the digit bits                        power-of-two, carry-free layouts, ~us
+//   z3   : bit-vector SMT query for a counterexample                any concrete layout, cost ~ structure
+// kAuto picks the cheapest engine that can decide (gf2 if it applies, enum below
+// EngineLimits::enum_crossover_points, else z3; enum again if z3 hits a limit and the sweep fits).
+enum class Engine { kAuto, kEnum, kGf2, kZ3 };
+std::string_view engine_name(Engine e);   // "auto", "enum", "gf2", "z3"
+Engine parse_engine(std::string_view s);  // the names above; throws InputError("cli.usage")
+
+// The measured point count below which enumeration beats Z3 (tests/bench/bench_prove.cpp,
+// docs/performance.md): the median Z3 injectivity proof costs as much as sweeping this many points.
+inline constexpr std::int64_t kEnumCrossoverPoints = std::int64_t{1} << 20;
+
 // Proof-engine limits. Hitting one answers "undecided" naming the limit, never a guess.
 struct EngineLimits {
   std::int64_t max_enumeration_points = std::int64_t{1} << 28;
   std::int64_t max_dense_cells = std::int64_t{1} << 27;  // bitmap codomain size for injectivity
+  std::int64_t enum_crossover_points = kEnumCrossoverPoints;  // auto: enum at or below, z3 above
+  std::int64_t z3_timeout_ms = 20000;  // wall-clock budget of one check's Z3 queries, milliseconds
+  std::int64_t z3_memory_mb = 4096;    // Z3's memory ceiling (process-wide Z3 setting), megabytes
 };
 
 // Everything a check may look at.
@@ -64,6 +81,10 @@ struct CheckInput {
   std::optional<std::int64_t> alloc_elems;   // memory allocation on m, in elements
   MachineLimits machine;
   EngineLimits limits;
+  Engine engine = Engine::kAuto;  // which engine decides; a forced engine that cannot -> undecided
+  bool cross_check = false;       // run every applicable engine; disagreement -> fail naming them
+  std::optional<Layout> other;    // layout.equivalent: the layout to compare with (n/a when absent)
+  std::string other_text;         // `other` as written (for messages)
 };
 
 struct CheckResult {
@@ -71,7 +92,7 @@ struct CheckResult {
   Status status = Status::kPass;
   std::string message;
   nlohmann::json witness;  // null when there is nothing to show
-  std::string engine;      // "enum", "interval", "structural", ...
+  std::string engine;      // "enum", "gf2", "z3", "interval", "structural", "gf2+enum+z3" (cross-check)...
   double seconds = 0;
 };
 

@@ -1,0 +1,68 @@
+// Internal: the Z3 encoding of a layout (see z3_engine.hpp for the scheme) and a session that
+// owns a context, the time budget and the translation of Z3's "unknown" into a named limit.
+// The only header besides the z3_*.cpp files that includes z3++.h; never include it from
+// a public header.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <z3++.h>
+
+#include "checks_internal.hpp"
+#include "tirx_verify/prove/engine.hpp"
+
+namespace tirx::prove::z3enc {
+
+struct EncodeOptions {
+  bool exclude_zero_stride_shard = false;  // fix stride-0 shard digits at 0 (injectivity)
+};
+
+// One copy of a layout's domain as Z3 terms.
+struct Encoding {
+  std::vector<std::optional<z3::expr>> shard;    // narrow digit variable per shard iter (nullopt: fixed 0)
+  std::vector<z3::expr> replica;                 // narrow digit variable per replica iter
+  std::vector<z3::expr> bounds;                  // c_k <= extent_k - 1 where the width does not imply it
+  std::array<std::optional<z3::expr>, kNumAxes> tile;   // W-bit affine value per used axis
+  std::array<std::optional<z3::expr>, kNumAxes> value;  // same, m swizzled for a ComposeLayout
+  std::optional<z3::expr> flat;                  // W-bit flat index (every shard digit is a variable)
+
+  // The variables that name a point (shard digits that vary, then replica digits).
+  std::vector<z3::expr> point_vars() const;
+  // value on `a`, or a W-bit 0 when the layout does not use it.
+  z3::expr value_or_zero(z3::context& ctx, Axis a, unsigned width) const;
+};
+
+// Encodes `l` with variables named "<prefix>c<k>" / "<prefix>r<k>" at width W.
+Encoding encode(z3::context& ctx, const Layout& l, unsigned width, const std::string& prefix,
+                const EncodeOptions& opt = {});
+
+// The element a model assigns to an encoding (digits without a variable are 0).
+Element element_from_model(const z3::model& m, const TileLayout& l, const Encoding& e);
+
+// A Z3 context under the engine limits. check() gives each query the remaining budget.
+class Session {
+ public:
+  explicit Session(const EngineLimits& limits);
+  z3::context& ctx() { return ctx_; }
+  // sat / unsat, or unknown with `why()` naming the limit (or Z3's reason).
+  z3::check_result check(z3::solver& s);
+  const std::string& why() const { return why_; }
+  bool out_of_time() const;
+
+ private:
+  static bool set_memory_limit(const EngineLimits& limits);
+  EngineLimits limits_;
+  Stopwatch clock_;
+  bool limit_set_;  // initialized before ctx_: Z3 reads the memory ceiling at context creation
+  z3::context ctx_;
+  std::string why_;
+};
+
+// The message of an undecided answer for a z3::exception: "z3 memory limit: ..." when Z3 ran
+// out of memory, else "z3 error: ...".
+std::string describe_z3_failure(const std::string& what, const EngineLimits& limits);
+
+}  // namespace tirx::prove::z3enc
