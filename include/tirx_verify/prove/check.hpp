@@ -58,7 +58,7 @@ Engine parse_engine(std::string_view s);  // the names above; throws InputError(
 
 // The measured point count below which enumeration beats Z3 (tests/bench/bench_prove.cpp,
 // docs/performance.md): the median Z3 injectivity proof costs as much as sweeping this many points.
-inline constexpr std::int64_t kEnumCrossoverPoints = std::int64_t{1} << 20;
+inline constexpr std::int64_t kEnumCrossoverPoints = std::int64_t{1} << 22;
 
 // Proof-engine limits. Hitting one answers "undecided" naming the limit, never a guess.
 struct EngineLimits {
