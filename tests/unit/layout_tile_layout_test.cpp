@@ -67,6 +67,25 @@ TEST(TileLayoutApply, TmemDocExample) {
   EXPECT_EQ(l.span(AxisId::TLane), 128);
 }
 
+TEST(TileLayoutApply, SeedScaleFactorAtomReplicatesToFourLaneGroups) {
+  // Seed: S[(32, sf_per_mma):(1@TLane, 1@TCol)] + R[4:32@TLane]; (r, s) -> TLane r + 32q, TCol s.
+  for (std::int64_t sf_per_mma : {1, 2, 4}) {
+    const TileLayout l = TL({I(32, 1, "TLane"), I(sf_per_mma, 1, "TCol")}, {I(4, 32, "TLane")});
+    for (std::int64_t r = 0; r < 32; ++r)
+      for (std::int64_t s = 0; s < sf_per_mma; ++s) {
+        const auto imgs = l.replica_images(V{r, s});
+        ASSERT_EQ(imgs.size(), 4u);
+        for (std::int64_t q = 0; q < 4; ++q) {
+          EXPECT_EQ(at(imgs[q], "TLane"), r + 32 * q);
+          EXPECT_EQ(at(imgs[q], "TCol"), s);
+        }
+        // apply() reports only the base copy, as TVM.
+        EXPECT_EQ(at(l.apply(V{r, s}, V{32, sf_per_mma}), "TLane"), r);
+      }
+    EXPECT_EQ(l.span(AxisId::TLane), 128);
+  }
+}
+
 TEST(TileLayoutApply, FlatFormExtrapolatesOutermostDigit) {
   // test_apply test_tile_layout_1: S[(8,8):(10,1)].apply(19) -> 23; apply(70) -> 86 (digits 8,6).
   const TileLayout l = TL({I(8, 10), I(8, 1)});

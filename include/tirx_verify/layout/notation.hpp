@@ -26,9 +26,11 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "tirx_verify/layout/layout.hpp"
 
@@ -36,12 +38,26 @@ namespace tirx {
 
 using Env = std::map<std::string, std::int64_t, std::less<>>;
 
+// Parses any of the forms above into a validated Layout. Throws InputError ("layout.syntax" or
+// "layout.well-formed", or the check id of a factory/swizzle rule such as "swizzle.legal") with
+// `text` and the byte offset of the offending token. Never crashes or hangs: nesting deeper
+// than 256 levels and integer literals outside int64 are errors too.
 Layout parse_layout(std::string_view text, const Env& env = {});
+
+// The integer sub-language on its own, for model files and the CLI: "BLK_M * 2" -> 256,
+// "(PIPELINE_DEPTH, 128, 64)" -> {4, 128, 64} (a single integer gives a one-entry shape).
+// Same errors as parse_layout.
+std::int64_t parse_int_expr(std::string_view text, const Env& env = {});
+std::vector<std::int64_t> parse_shape(std::string_view text, const Env& env = {});
 
 enum class PrintStyle { kBuilder, kTvm };
 // Builder:  S[(8,4):(4@laneid,1)] + R[2:4@warpid] + 5@warpid ; ComposeLayout(3, 3, 3, S[512:1])
 // TVM:      T.TileLayout(T.S[(8, 4):(4 @ Axis.laneid, 1)] + ...), exactly as TVM's printer.
 // parse_layout(print_layout(L, style)) == L for both styles.
 std::string print_layout(const Layout& l, PrintStyle style = PrintStyle::kBuilder);
+
+// Streams the builder form (so GoogleTest and logs show layouts as text).
+std::ostream& operator<<(std::ostream& os, const Layout& l);
+std::ostream& operator<<(std::ostream& os, const TileLayout& l);
 
 }  // namespace tirx

@@ -1,0 +1,69 @@
+// tirx_verify/hw/tma.hpp — TMA tile loads: global tensor + box -> the bytes written to shared memory.
+//
+// cp.async.bulk.tensor.Nd.shared::cluster.global.tile (PTX ISA 9.1 §9.7.9.25) with a tensor
+// map from cuTensorMapEncodeTiled (cuda.h, CUDA 13.0), swizzle per PTX §5.5.7:
+//
+//   1. The box (box[0] x box[1] x ... elements, dim 0 innermost) is read from the global
+//      tensor starting at element coordinates `coords` (may be negative or run past the
+//      end: those elements are filled with zeros, OOB_FILL_NONE).
+//   2. It is laid out densely in shared memory, dim 0 fastest: element (e0, e1, ...) has the
+//      linear byte offset o = (e0 + box0 * (e1 + box1 * (e2 + ...))) * elem_bytes.
+//   3. Each 16-byte chunk lands at swizzle(dst + o) — the swizzle of the *absolute* address
+//      (swizzle.hpp), so a destination that is not period-aligned shifts the pattern phase
+//      (PTX "base offset" (dst / 128) % 8 for 128B).
+//
+//   Example: uint16, box 64 x 8, 128B swizzle, dst = 0: element (row i, col j) has o =
+//   128 i + 2 j and lands at o ^ ((i % 8) << 4): row 1's first 8 elements go to bytes 144..159.
+//   With dst = 384 (3 lines past a 1024-byte boundary) row 0's first chunk goes to 384 + 48.
+//
+// Checked (InputError "tma.box" unless noted): rank in [1, rank_max]; element size 1, 2, 4
+// or 8 bytes; dims >= 1; every global stride (dims 1..) a multiple of 16 bytes and at least
+// the extent of the dimension below; box[i] in [1, box_dim_max]; box[0] * elem_bytes a
+// multiple of 16; with a swizzle box[0] * elem_bytes <= the swizzle span (cuda.h);
+// swizzle mode offered by the target (swizzle.legal); dst aligned to smem_dst_align_bytes
+// (128); the written range inside shared memory (smem.access).
+// Not modelled, rejected with tma.box: a swizzled box whose inner extent is *smaller* than
+// the span (whether rows are then padded to the span is unverified; the H200 probe used
+// inner extent = span).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "tirx_verify/hw/smem.hpp"
+#include "tirx_verify/hw/swizzle.hpp"
+#include "tirx_verify/hw/target.hpp"
+
+namespace tirx::hw {
+
+// A global tensor as a tensor map describes it, with its bytes.
+struct GlobalTensor {
+  int elem_bytes = 2;
+  std::vector<std::int64_t> dims;           // elements per dimension, dims[0] innermost
+  std::vector<std::int64_t> strides_bytes;  // byte stride of dims[1..]; size rank-1
+  std::vector<std::uint8_t> bytes;          // the whole tensor (element (c0,c1,..) at c0*elem + sum ci*stride)
+};
+
+struct TmaTileLoad {
+  std::vector<std::int64_t> box;     // elements per dimension of the box
+  std::vector<std::int64_t> coords;  // first element coordinate per dimension
+  TmaSwizzle swizzle = TmaSwizzle::kNone;
+  std::uint64_t smem_dst = 0;        // shared-memory byte address of the box
+};
+
+// Where one box element goes.
+struct TmaElementPlacement {
+  std::vector<std::int64_t> box_coord;  // (e0, e1, ...)
+  std::uint64_t smem_address = 0;       // first byte of the element in shared memory
+  bool out_of_bounds = false;           // zero-filled
+};
+
+// Every element of the box, dim 0 fastest, with its shared-memory address.
+// Throws the checks listed above (except the shared-memory bounds).
+std::vector<TmaElementPlacement> tma_tile_placement(const Target& target, const GlobalTensor& tensor,
+                                                    const TmaTileLoad& load);
+
+// Executes the load into `smem`. Throws as tma_tile_placement and smem.access.
+void tma_tile_load(const Target& target, const GlobalTensor& tensor, const TmaTileLoad& load, SharedMemory& smem);
+
+}  // namespace tirx::hw

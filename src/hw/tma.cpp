@@ -1,0 +1,111 @@
+#include "tirx_verify/hw/tma.hpp"
+
+#include <fmt/format.h>
+
+#include "tirx_verify/layout/checked.hpp"
+#include "tirx_verify/layout/error.hpp"
+
+namespace tirx::hw {
+
+namespace {
+
+[[noreturn]] void box_error(std::string msg, std::string note = {}) {
+  throw InputError("tma.box", std::move(msg), {}, std::nullopt, std::move(note));
+}
+
+void validate(const Target& target, const GlobalTensor& g, const TmaTileLoad& l) {
+  int rank = static_cast<int>(g.dims.size());
+  if (rank < 1 || rank > target.tma_rank_max)
+    box_error(fmt::format("tensor rank {} is outside [1, {}]", rank, target.tma_rank_max));
+  if (g.elem_bytes != 1 && g.elem_bytes != 2 && g.elem_bytes != 4 && g.elem_bytes != 8)
+    box_error(fmt::format("element size {} bytes: TMA element types are 1, 2, 4 or 8 bytes", g.elem_bytes));
+  if (static_cast<int>(g.strides_bytes.size()) != rank - 1)
+    box_error(fmt::format("a rank-{} tensor needs {} global strides (dims 1..), got {}", rank, rank - 1,
+                          g.strides_bytes.size()));
+  if (static_cast<int>(l.box.size()) != rank || static_cast<int>(l.coords.size()) != rank)
+    box_error(fmt::format("box and coordinates need {} entries each (the tensor rank)", rank));
+  std::int64_t below = checked_mul(g.dims[0], g.elem_bytes, "tensor extent");
+  for (int i = 0; i < rank; ++i) {
+    if (g.dims[i] < 1) box_error(fmt::format("tensor dimension {} has extent {}", i, g.dims[i]));
+    if (l.box[i] < 1 || l.box[i] > target.tma_box_dim_max)
+      box_error(fmt::format("box dimension {} is {}; it must be in [1, {}]", i, l.box[i], target.tma_box_dim_max));
+    if (i > 0) {
+      std::int64_t s = g.strides_bytes[i - 1];
+      if (s % 16 != 0 || s < below)
+        box_error(fmt::format("global stride of dimension {} is {} bytes; it must be a multiple of 16 and at least "
+                              "{} (the extent below)",
+                              i, s, below));
+      below = checked_mul(s, g.dims[i], "tensor extent");
+    }
+  }
+  if (static_cast<std::int64_t>(g.bytes.size()) < below)
+    box_error(fmt::format("tensor data has {} bytes; its dims and strides need {}", g.bytes.size(), below));
+  std::int64_t inner = l.box[0] * g.elem_bytes;
+  if (inner % target.tma_inner_box_bytes_multiple != 0)
+    box_error(fmt::format("inner box extent {} bytes is not a multiple of {}", inner,
+                          target.tma_inner_box_bytes_multiple));
+  if (!target.has_tma_swizzle(to_string(l.swizzle)))
+    throw InputError("swizzle.legal",
+                     fmt::format("swizzle mode {} does not exist on {}", to_string(l.swizzle), target.name));
+  int span = tma_swizzle_span_bytes(l.swizzle);
+  if (span > 0 && inner > span)
+    box_error(fmt::format("inner box extent {} bytes exceeds the {} swizzle span of {} bytes", inner,
+                          to_string(l.swizzle), span),
+              "cuTensorMapEncodeTiled rejects boxDim[0] * elemsize > swizzle span");
+  if (span > 0 && inner < span)
+    box_error(fmt::format("inner box extent {} bytes is smaller than the {} swizzle span ({} bytes): not modelled "
+                          "(unverified whether rows are padded to the span)",
+                          inner, to_string(l.swizzle), span));
+  if (l.smem_dst % static_cast<std::uint64_t>(target.tma_smem_dst_align_bytes) != 0)
+    box_error(fmt::format("shared-memory destination 0x{:X} is not {}-byte aligned", l.smem_dst,
+                          target.tma_smem_dst_align_bytes));
+}
+
+}  // namespace
+
+std::vector<TmaElementPlacement> tma_tile_placement(const Target& target, const GlobalTensor& g,
+                                                    const TmaTileLoad& l) {
+  validate(target, g, l);
+  int rank = static_cast<int>(g.dims.size());
+  std::int64_t count = 1;
+  for (auto b : l.box) count *= b;  // <= 256^5, fits
+  std::vector<TmaElementPlacement> out;
+  out.reserve(static_cast<std::size_t>(count));
+  std::vector<std::int64_t> e(rank, 0);
+  Swizzle swz = tma_swizzle_functor(l.swizzle);
+  for (std::int64_t linear = 0; linear < count; ++linear) {
+    TmaElementPlacement p;
+    p.box_coord = e;
+    for (int i = 0; i < rank; ++i) {
+      std::int64_t c = l.coords[i] + e[i];
+      if (c < 0 || c >= g.dims[i]) p.out_of_bounds = true;
+    }
+    std::uint64_t abs = l.smem_dst + static_cast<std::uint64_t>(linear * g.elem_bytes);
+    p.smem_address = swz.apply(abs);
+    out.push_back(std::move(p));
+    for (int i = 0; i < rank; ++i) {  // next box coordinate, dim 0 fastest
+      if (++e[i] < l.box[i]) break;
+      e[i] = 0;
+    }
+  }
+  return out;
+}
+
+void tma_tile_load(const Target& target, const GlobalTensor& g, const TmaTileLoad& l, SharedMemory& smem) {
+  auto placement = tma_tile_placement(target, g, l);
+  std::int64_t total = static_cast<std::int64_t>(placement.size()) * g.elem_bytes;
+  smem.check_range(l.smem_dst, static_cast<std::uint64_t>(total), "TMA tile load destination");
+  int rank = static_cast<int>(g.dims.size());
+  std::vector<std::uint8_t> elem(static_cast<std::size_t>(g.elem_bytes));
+  for (const auto& p : placement) {
+    std::fill(elem.begin(), elem.end(), 0);
+    if (!p.out_of_bounds) {
+      std::int64_t off = (l.coords[0] + p.box_coord[0]) * g.elem_bytes;
+      for (int i = 1; i < rank; ++i) off += (l.coords[i] + p.box_coord[i]) * g.strides_bytes[i - 1];
+      for (int b = 0; b < g.elem_bytes; ++b) elem[b] = g.bytes[static_cast<std::size_t>(off + b)];
+    }
+    smem.write(p.smem_address, elem);
+  }
+}
+
+}  // namespace tirx::hw
