@@ -115,8 +115,8 @@ InjectivityAnswer injective(const Layout& l, Scope scope, const EngineLimits& li
   }
   if (!found) {
     ans.status = Status::kPass;
-    ans.message = fmt::format("{} points ({} elements x {} replica copies) swept", sw.points(),
-                              sw.points() / sw.replicas(), sw.replicas());
+    ans.message = dense ? fmt::format("every point swept, owner array over {} cells", cells)
+                        : std::string("every point swept, cells hashed");
     return ans;
   }
   ans.status = Status::kFail;

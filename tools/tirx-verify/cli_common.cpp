@@ -56,6 +56,22 @@ void add_param_option(CLI::App* cmd, std::vector<std::string>& params) {
   cmd->add_option("--param", params, "Bind a parameter used in the layout text: NAME=VALUE (repeatable)");
 }
 
+void add_engine_options(CLI::App* cmd, EngineOpts& o) {
+  cmd->add_option("--engine", o.engine, "Proof engine: auto (cheapest that decides), enum, gf2 or z3");
+  cmd->add_flag("--cross-check", o.cross_check, "Run every applicable engine; fail loudly if they disagree");
+  cmd->add_option("--z3-timeout-ms", o.z3_timeout_ms, "Z3 time budget per check, milliseconds (then undecided)");
+  cmd->add_option("--z3-memory-mb", o.z3_memory_mb, "Z3 memory ceiling, megabytes (then undecided)");
+}
+
+void apply_engine_options(const EngineOpts& o, prove::CheckInput& in) {
+  in.engine = prove::parse_engine(o.engine);
+  in.cross_check = o.cross_check;
+  if (o.z3_timeout_ms < 0 || o.z3_memory_mb < 1)
+    throw InputError("cli.usage", "--z3-timeout-ms must be >= 0 and --z3-memory-mb >= 1");
+  in.limits.z3_timeout_ms = o.z3_timeout_ms;
+  in.limits.z3_memory_mb = o.z3_memory_mb;
+}
+
 std::string repo_root() {
   if (const char* r = std::getenv("TIRX_VERIFY_ROOT"); r && *r) return r;
   return TIRX_SOURCE_DIR;

@@ -10,6 +10,7 @@
 
 #include "tirx_verify/layout/layout.hpp"
 #include "tirx_verify/layout/notation.hpp"
+#include "tirx_verify/prove/check.hpp"
 
 namespace tirx::cli {
 
@@ -24,6 +25,19 @@ Env parse_params(const std::vector<std::string>& params);
 
 // Adds --param to a subcommand.
 void add_param_option(CLI::App* cmd, std::vector<std::string>& params);
+
+// Proof-engine options shared by check and equiv: --engine, --cross-check, --z3-timeout-ms,
+// --z3-memory-mb.
+struct EngineOpts {
+  std::string engine = "auto";
+  bool cross_check = false;
+  std::int64_t z3_timeout_ms = prove::EngineLimits{}.z3_timeout_ms;
+  std::int64_t z3_memory_mb = prove::EngineLimits{}.z3_memory_mb;
+};
+void add_engine_options(CLI::App* cmd, EngineOpts& o);
+// Copies the options into a CheckInput; throws InputError("cli.usage") for an unknown engine or a
+// non-positive limit.
+void apply_engine_options(const EngineOpts& o, prove::CheckInput& in);
 
 // The repository root used to find models/ (env TIRX_VERIFY_ROOT, else the source dir).
 std::string repo_root();

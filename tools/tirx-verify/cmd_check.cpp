@@ -1,5 +1,6 @@
 // tirx-verify check LAYOUT [--shape ...] [--dtype float16] [--scope shared|tmem|local|global]
 //                          [--alloc-cols N] [--alloc-elems N] [--target sm_100a] [--json]
+//                          [--engine auto|enum|gf2|z3] [--cross-check] [--z3-timeout-ms N] [--z3-memory-mb N]
 // Runs every registered check on one layout. Exit: 0 all pass, 1 a check failed, 2 bad input
 // (including a layout that is not well-formed for the given buffer), 3 undecided.
 #include <iostream>
@@ -23,6 +24,7 @@ struct Opts {
   std::int64_t max_points = std::int64_t{1} << 28;
   bool json = false;
   std::vector<std::string> params;
+  EngineOpts engine;
 };
 
 int run_check(const Opts& o) {
@@ -41,6 +43,7 @@ int run_check(const Opts& o) {
   const hw::Target target = o.target_file.empty() ? hw::load_target(o.target) : hw::load_target_file(o.target_file);
   in.machine = kernel::machine_limits(target);
   in.limits.max_enumeration_points = o.max_points;
+  apply_engine_options(o.engine, in);
   const auto results = prove::run_all(in);
   int code = kVerified;
   bool undecided = false;
@@ -76,6 +79,7 @@ void register_check(CLI::App& app, int& exit_code) {
   cmd->add_option("--max-points", o->max_points, "Enumeration limit (points); past it a check is undecided");
   cmd->add_flag("--json", o->json, "JSON output");
   add_param_option(cmd, o->params);
+  add_engine_options(cmd, o->engine);
   cmd->callback([o, &exit_code] { exit_code = guarded(o->json, o->layout, [&] { return run_check(*o); }); });
 }
 

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   register_print(app, exit_code);
   register_check(app, exit_code);
   register_run(app, exit_code);
+  register_equiv(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
