@@ -47,7 +47,9 @@ Encoding encode(z3::context& ctx, const Layout& l, unsigned width, const std::st
   auto digit = [&](const Iter& it, const std::string& name) {
     const unsigned bits = digit_bits(it.extent);
     z3::expr v = ctx.bv_const(name.c_str(), bits);
-    if (!is_pow2(it.extent)) e.bounds.push_back(z3::ule(v, ctx.bv_val(static_cast<std::uint64_t>(it.extent - 1), bits)));
+    // The width alone bounds the digit only when extent = 2^bits (not for extent 1: one bit).
+    if ((std::uint64_t{1} << bits) != static_cast<std::uint64_t>(it.extent))
+      e.bounds.push_back(z3::ule(v, ctx.bv_val(static_cast<std::uint64_t>(it.extent - 1), bits)));
     return v;
   };
   auto widen = [&](const z3::expr& v) { return v.get_sort().bv_size() == width ? v : z3::zext(v, width - v.get_sort().bv_size()); };
@@ -104,13 +106,21 @@ Element element_from_model(const z3::model& m, const TileLayout& l, const Encodi
   return el;
 }
 
-bool Session::set_memory_limit(const EngineLimits& limits) {
+// Below this ceiling, probe whether a context can be created at all before z3++ tries.
+constexpr std::int64_t kProbeBelowMb = 64;
+
+Session::Session(const EngineLimits& limits) : limits_(limits) {
   // Process-wide in Z3: set before the context exists.
   z3::set_param("memory_max_size", static_cast<int>(std::clamp<std::int64_t>(limits.z3_memory_mb, 1, 1 << 30)));
-  return true;
+  if (limits.z3_memory_mb < kProbeBelowMb) {
+    Z3_config cfg = Z3_mk_config();
+    Z3_context probe = Z3_mk_context_rc(cfg);
+    Z3_del_config(cfg);
+    if (!probe) throw z3::exception("out of memory: a Z3 context does not fit under the memory ceiling");
+    Z3_del_context(probe);
+  }
+  ctx_ = std::make_unique<z3::context>();
 }
-
-Session::Session(const EngineLimits& limits) : limits_(limits), limit_set_(set_memory_limit(limits)) {}
 
 bool Session::out_of_time() const { return clock_.seconds() * 1e3 >= static_cast<double>(limits_.z3_timeout_ms); }
 
@@ -120,7 +130,7 @@ z3::check_result Session::check(z3::solver& s) {
     why_ = fmt::format("z3 timeout: z3_timeout_ms={} spent", limits_.z3_timeout_ms);
     return z3::unknown;
   }
-  z3::params p(ctx_);
+  z3::params p(*ctx_);
   p.set("timeout", static_cast<unsigned>(std::min(left, 4.0e9)));
   s.set(p);
   const z3::check_result r = s.check();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,19 +46,19 @@ Element element_from_model(const z3::model& m, const TileLayout& l, const Encodi
 // A Z3 context under the engine limits. check() gives each query the remaining budget.
 class Session {
  public:
+  // Throws z3::exception("... memory ...") when Z3 cannot even create a context under the
+  // memory ceiling (a context needs ~17 MB; z3++ would crash on the null context).
   explicit Session(const EngineLimits& limits);
-  z3::context& ctx() { return ctx_; }
+  z3::context& ctx() { return *ctx_; }
   // sat / unsat, or unknown with `why()` naming the limit (or Z3's reason).
   z3::check_result check(z3::solver& s);
   const std::string& why() const { return why_; }
   bool out_of_time() const;
 
  private:
-  static bool set_memory_limit(const EngineLimits& limits);
   EngineLimits limits_;
   Stopwatch clock_;
-  bool limit_set_;  // initialized before ctx_: Z3 reads the memory ceiling at context creation
-  z3::context ctx_;
+  std::unique_ptr<z3::context> ctx_;
   std::string why_;
 };
 
