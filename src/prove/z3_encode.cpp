@@ -36,15 +36,32 @@ std::vector<z3::expr> Encoding::point_vars() const {
   return out;
 }
 
-z3::expr Encoding::value_or_zero(z3::context& ctx, Axis a, unsigned width) const {
-  return value[a.index()] ? *value[a.index()] : ctx.bv_val(0, width);
+z3::expr Encoding::value_or_zero(const Arith& ar, Axis a) const {
+  return value[a.index()] ? *value[a.index()] : ar.num(0);
 }
 
-Encoding encode(z3::context& ctx, const Layout& l, unsigned width, const std::string& prefix,
-                const EncodeOptions& opt) {
+Arith arith_for(z3::context& ctx, std::initializer_list<const Layout*> layouts, std::int64_t extra) {
+  bool swizzled = false;
+  unsigned w = 8;
+  for (const Layout* l : layouts) {
+    if (const SwizzleSpec* z = l->swizzle(); z && z->swizzle_len > 0) swizzled = true;
+    w = std::max(w, z3engine::term_width(*l, extra));
+  }
+  return Arith{&ctx, !swizzled, w};
+}
+
+Encoding encode(const Arith& ar, const Layout& l, const std::string& prefix, const EncodeOptions& opt) {
+  z3::context& ctx = *ar.ctx;
+  const unsigned width = ar.width;
   const TileLayout& t = l.tile();
   Encoding e;
   auto digit = [&](const Iter& it, const std::string& name) {
+    if (ar.ints) {
+      z3::expr v = ctx.int_const(name.c_str());
+      e.bounds.push_back(v >= 0);
+      e.bounds.push_back(v <= ctx.int_val(static_cast<std::int64_t>(it.extent - 1)));
+      return v;
+    }
     const unsigned bits = digit_bits(it.extent);
     z3::expr v = ctx.bv_const(name.c_str(), bits);
     // The width alone bounds the digit only when extent = 2^bits (not for extent 1: one bit).
@@ -52,7 +69,10 @@ Encoding encode(z3::context& ctx, const Layout& l, unsigned width, const std::st
       e.bounds.push_back(z3::ule(v, ctx.bv_val(static_cast<std::uint64_t>(it.extent - 1), bits)));
     return v;
   };
-  auto widen = [&](const z3::expr& v) { return v.get_sort().bv_size() == width ? v : z3::zext(v, width - v.get_sort().bv_size()); };
+  auto widen = [&](const z3::expr& v) {
+    if (ar.ints || v.get_sort().bv_size() == width) return v;
+    return z3::zext(v, width - v.get_sort().bv_size());
+  };
   auto add_term = [&](Axis a, const z3::expr& term) {
     auto& slot = e.tile[a.index()];
     slot = slot ? *slot + term : term;
@@ -61,33 +81,34 @@ Encoding encode(z3::context& ctx, const Layout& l, unsigned width, const std::st
     const Iter& it = t.shard[k];
     if (it.extent == 1 || (opt.exclude_zero_stride_shard && it.stride == 0)) {
       e.shard.emplace_back(std::nullopt);
-      if (!e.tile[it.axis.index()]) e.tile[it.axis.index()] = ctx.bv_val(0, width);
+      if (!e.tile[it.axis.index()]) e.tile[it.axis.index()] = ar.num(0);
       continue;
     }
     z3::expr c = digit(it, fmt::format("{}c{}", prefix, k));
     e.shard.emplace_back(c);
-    add_term(it.axis, widen(c) * ctx.bv_val(static_cast<std::int64_t>(it.stride), width));
+    add_term(it.axis, widen(c) * ar.num(it.stride));
   }
   for (std::size_t k = 0; k < t.replica.size(); ++k) {
     const Iter& it = t.replica[k];
     z3::expr r = digit(it, fmt::format("{}r{}", prefix, k));
     e.replica.push_back(r);
-    add_term(it.axis, widen(r) * ctx.bv_val(static_cast<std::int64_t>(it.stride), width));
+    add_term(it.axis, widen(r) * ar.num(it.stride));
   }
-  for (const auto& o : t.offset.entries()) add_term(o.axis, ctx.bv_val(static_cast<std::int64_t>(o.value), width));
+  for (const auto& o : t.offset.entries()) add_term(o.axis, ar.num(o.value));
   e.value = e.tile;
   if (const SwizzleSpec* z = l.swizzle(); z && z->swizzle_len > 0 && e.tile[Axis(AxisId::m).index()]) {
+    if (ar.ints) throw std::logic_error("z3 encode: a swizzled layout needs bit-vectors");
     const z3::expr m = *e.tile[Axis(AxisId::m).index()];
     const std::uint64_t field = ((std::uint64_t{1} << z->swizzle_len) - 1) << z->per_element;
     const z3::expr S = ctx.bv_val(z->atom_len, width), F = ctx.bv_val(field, width);
     e.value[Axis(AxisId::m).index()] = z->swizzle_inner ? (m ^ (z3::lshr(m, S) & F)) : (m ^ z3::shl(m & F, S));
   }
   // Flat index: sum of digit * (product of the extents inside it).
-  z3::expr flat = ctx.bv_val(0, width);
+  z3::expr flat = ar.num(0);
   std::int64_t weight = 1;
   bool all = true;
   for (std::size_t k = t.shard.size(); k-- > 0;) {
-    if (e.shard[k]) flat = flat + widen(*e.shard[k]) * ctx.bv_val(weight, width);
+    if (e.shard[k]) flat = flat + widen(*e.shard[k]) * ar.num(weight);
     else if (t.shard[k].extent != 1) all = false;
     weight = checked_mul(weight, t.shard[k].extent, "size");
   }
@@ -95,14 +116,17 @@ Encoding encode(z3::context& ctx, const Layout& l, unsigned width, const std::st
   return e;
 }
 
+std::int64_t numeral(const z3::expr& v) {
+  return v.is_bv() ? static_cast<std::int64_t>(v.get_numeral_uint64()) : v.get_numeral_int64();
+}
+
 Element element_from_model(const z3::model& m, const TileLayout& l, const Encoding& e) {
   Element el;
   el.digits.assign(l.shard.size(), 0);
   el.replica.assign(l.replica.size(), 0);
   for (std::size_t k = 0; k < e.shard.size(); ++k)
-    if (e.shard[k]) el.digits[k] = static_cast<std::int64_t>(m.eval(*e.shard[k], true).get_numeral_uint64());
-  for (std::size_t k = 0; k < e.replica.size(); ++k)
-    el.replica[k] = static_cast<std::int64_t>(m.eval(e.replica[k], true).get_numeral_uint64());
+    if (e.shard[k]) el.digits[k] = numeral(m.eval(*e.shard[k], true));
+  for (std::size_t k = 0; k < e.replica.size(); ++k) el.replica[k] = numeral(m.eval(e.replica[k], true));
   return el;
 }
 

@@ -21,6 +21,23 @@ struct EncodeOptions {
   bool exclude_zero_stride_shard = false;  // fix stride-0 shard digits at 0 (injectivity)
 };
 
+// The arithmetic the terms live in. Affine layouts (no active swizzle) use linear integer
+// arithmetic (QF_LIA: exact, no width to choose, and 10-100x faster than bit-blasting on the
+// non-power-of-two proofs measured in bench_prove); a swizzle needs the bits of m, so any layout
+// with one is encoded in W-bit vectors (QF_BV) with signed comparisons.
+struct Arith {
+  z3::context* ctx;
+  bool ints;       // true: Int terms; false: bit-vectors of `width`
+  unsigned width;  // bit-vector width W (unused for ints)
+  z3::expr num(std::int64_t v) const { return ints ? ctx->int_val(v) : ctx->bv_val(v, width); }
+  z3::expr lt(const z3::expr& a, const z3::expr& b) const { return ints ? a < b : z3::slt(a, b); }
+  z3::expr le(const z3::expr& a, const z3::expr& b) const { return ints ? a <= b : z3::sle(a, b); }
+  z3::expr ge(const z3::expr& a, const z3::expr& b) const { return ints ? a >= b : z3::sge(a, b); }
+  const char* logic() const { return ints ? "QF_LIA" : "QF_BV"; }
+};
+// Ints unless one of the layouts has a swizzle that changes addresses (swizzle_len > 0).
+Arith arith_for(z3::context& ctx, std::initializer_list<const Layout*> layouts, std::int64_t extra = 0);
+
 // One copy of a layout's domain as Z3 terms.
 struct Encoding {
   std::vector<std::optional<z3::expr>> shard;    // narrow digit variable per shard iter (nullopt: fixed 0)
@@ -28,17 +45,20 @@ struct Encoding {
   std::vector<z3::expr> bounds;                  // c_k <= extent_k - 1 where the width does not imply it
   std::array<std::optional<z3::expr>, kNumAxes> tile;   // W-bit affine value per used axis
   std::array<std::optional<z3::expr>, kNumAxes> value;  // same, m swizzled for a ComposeLayout
-  std::optional<z3::expr> flat;                  // W-bit flat index (every shard digit is a variable)
+  std::optional<z3::expr> flat;                  // flat index (every shard digit is a variable)
 
   // The variables that name a point (shard digits that vary, then replica digits).
   std::vector<z3::expr> point_vars() const;
-  // value on `a`, or a W-bit 0 when the layout does not use it.
-  z3::expr value_or_zero(z3::context& ctx, Axis a, unsigned width) const;
+  // value on `a`, or 0 when the layout does not use it.
+  z3::expr value_or_zero(const Arith& ar, Axis a) const;
 };
 
-// Encodes `l` with variables named "<prefix>c<k>" / "<prefix>r<k>" at width W.
-Encoding encode(z3::context& ctx, const Layout& l, unsigned width, const std::string& prefix,
-                const EncodeOptions& opt = {});
+// Encodes `l` with variables named "<prefix>c<k>" / "<prefix>r<k>" (bit-vector digits are just
+// wide enough for their extent and zero-extended to W).
+Encoding encode(const Arith& ar, const Layout& l, const std::string& prefix, const EncodeOptions& opt = {});
+
+// A non-negative numeral of a model (a digit or a flat index) as int64.
+std::int64_t numeral(const z3::expr& v);
 
 // The element a model assigns to an encoding (digits without a variable are 0).
 Element element_from_model(const z3::model& m, const TileLayout& l, const Encoding& e);

@@ -39,14 +39,14 @@ InjectivityAnswer injective(const Layout& l, Scope scope, const EngineLimits& li
     InjectivityAnswer ans;
     Session session(limits);
     z3::context& ctx = session.ctx();
-    const unsigned w = term_width(l);
+    const z3enc::Arith ar = z3enc::arith_for(ctx, {&l});
     z3enc::EncodeOptions opt;
     opt.exclude_zero_stride_shard = true;
-    const Encoding p = z3enc::encode(ctx, l, w, "p_", opt), q = z3enc::encode(ctx, l, w, "q_", opt);
-    z3::solver s(ctx, "QF_BV");
+    const Encoding p = z3enc::encode(ar, l, "p_", opt), q = z3enc::encode(ar, l, "q_", opt);
+    z3::solver s(ctx, ar.logic());
     add_all(s, p.bounds);
     add_all(s, q.bounds);
-    for (Axis a : storage_axes(l.tile(), scope)) s.add(p.value_or_zero(ctx, a, w) == q.value_or_zero(ctx, a, w));
+    for (Axis a : storage_axes(l.tile(), scope)) s.add(p.value_or_zero(ar, a) == q.value_or_zero(ar, a));
     const auto pv = p.point_vars(), qv = q.point_vars();
     z3::expr_vector differ(ctx);
     for (std::size_t i = 0; i < pv.size(); ++i) differ.push_back(pv[i] != qv[i]);
@@ -54,7 +54,8 @@ InjectivityAnswer injective(const Layout& l, Scope scope, const EngineLimits& li
     switch (session.check(s)) {
       case z3::unsat:
         ans.status = Status::kPass;
-        ans.message = fmt::format("no two points share a cell (unsat at width {})", w);
+        ans.message = ar.ints ? std::string("no two points share a cell (unsat, linear integer arithmetic)")
+                              : fmt::format("no two points share a cell (unsat, bit-vectors of width {})", ar.width);
         return ans;
       case z3::sat: {
         const z3::model m = s.get_model();
@@ -84,16 +85,16 @@ BoundsAnswer bounds(const Layout& l, std::span<const BoundTarget> targets, const
       extra = std::max(extra, t.lo == INT64_MIN ? INT64_MAX : std::abs(t.lo));
       if (t.hi) extra = std::max(extra, *t.hi == INT64_MIN ? INT64_MAX : std::abs(*t.hi));
     }
-    const unsigned w = term_width(l, extra);
-    const Encoding e = z3enc::encode(ctx, l, w, "");
-    z3::solver s(ctx, "QF_BV");
+    const z3enc::Arith ar = z3enc::arith_for(ctx, {&l}, extra);
+    const Encoding e = z3enc::encode(ar, l, "");
+    z3::solver s(ctx, ar.logic());
     add_all(s, e.bounds);
     for (std::size_t i = 0; i < targets.size(); ++i) {
       const BoundTarget& t = targets[i];
       const auto& slot = t.swizzled ? e.value[t.axis.index()] : e.tile[t.axis.index()];
-      const z3::expr v = slot ? *slot : ctx.bv_val(0, w);
-      z3::expr out = z3::slt(v, ctx.bv_val(t.lo, w));
-      if (t.hi) out = out || z3::sge(v, ctx.bv_val(*t.hi, w));
+      const z3::expr v = slot ? *slot : ar.num(0);
+      z3::expr out = ar.lt(v, ar.num(t.lo));
+      if (t.hi) out = out || ar.ge(v, ar.num(*t.hi));
       s.push();
       s.add(out);
       const z3::check_result r = session.check(s);
@@ -102,7 +103,8 @@ BoundsAnswer bounds(const Layout& l, std::span<const BoundTarget> targets, const
         ans.status = Status::kFail;
         ans.target = i;
         ans.element = z3enc::element_from_model(m, l.tile(), e);
-        ans.value = m.eval(v, true).get_numeral_int64();
+        const Coord c = t.swizzled ? image_of(l, *ans.element) : image_of(Layout(l.tile()), *ans.element);
+        ans.value = axis_value(c, t.axis);
         return ans;
       }
       if (r == z3::unknown) {
@@ -113,7 +115,7 @@ BoundsAnswer bounds(const Layout& l, std::span<const BoundTarget> targets, const
       s.pop();
     }
     ans.status = Status::kPass;
-    ans.message = fmt::format("{} range queries unsat at width {}", targets.size(), w);
+    ans.message = fmt::format("{} range queries unsat ({})", targets.size(), ar.ints ? "integers" : "bit-vectors");
     return ans;
   });
 }
@@ -122,6 +124,11 @@ namespace {
 
 // Largest replica set expanded into a conjunction; beyond it, a bit-vector forall.
 constexpr std::int64_t kMaxReplicaExpansion = 256;
+
+// The constant `v` in the sort of digit variable `like` (Int or a narrow bit-vector).
+z3::expr digit_value(const z3::expr& like, std::int64_t v) {
+  return like.is_int() ? like.ctx().int_val(v) : like.ctx().bv_val(static_cast<std::uint64_t>(v), like.get_sort().bv_size());
+}
 
 // Every assignment of constants to a layout's replica digits, odometer order.
 std::vector<std::vector<std::int64_t>> replica_assignments(const TileLayout& t) {
@@ -150,11 +157,11 @@ EquivalenceAnswer equivalent(const Layout& a, const Layout& b, const EngineLimit
     }
     Session session(limits);
     z3::context& ctx = session.ctx();
-    const unsigned w = std::max(term_width(a), term_width(b));
-    const Encoding ea = z3enc::encode(ctx, a, w, "a_"), eb = z3enc::encode(ctx, b, w, "b_");
+    const z3enc::Arith ar = z3enc::arith_for(ctx, {&a, &b});
+    const Encoding ea = z3enc::encode(ar, a, "a_"), eb = z3enc::encode(ar, b, "b_");
     const std::vector<Axis> axes = union_axes(a, b);
     const bool quantified_any = a.tile().replica_count() > kMaxReplicaExpansion || b.tile().replica_count() > kMaxReplicaExpansion;
-    z3::solver s = quantified_any ? z3::solver(ctx) : z3::solver(ctx, "QF_BV");
+    z3::solver s = quantified_any ? z3::solver(ctx) : z3::solver(ctx, ar.logic());
     add_all(s, ea.bounds);
     add_all(s, eb.bounds);
     s.add(*ea.flat == *eb.flat);
@@ -163,9 +170,9 @@ EquivalenceAnswer equivalent(const Layout& a, const Layout& b, const EngineLimit
       auto differs = [&](const Encoding& yy, const z3::expr_vector& from, const z3::expr_vector& to) {
         z3::expr_vector ne(ctx);
         for (Axis ax : axes) {
-          z3::expr yv = yy.value_or_zero(ctx, ax, w);
+          z3::expr yv = yy.value_or_zero(ar, ax);
           if (!from.empty()) yv = yv.substitute(from, to);
-          ne.push_back(x.value_or_zero(ctx, ax, w) != yv);
+          ne.push_back(x.value_or_zero(ar, ax) != yv);
         }
         return ne.empty() ? ctx.bool_val(false) : z3::mk_or(ne);
       };
@@ -177,7 +184,7 @@ EquivalenceAnswer equivalent(const Layout& a, const Layout& b, const EngineLimit
         for (const auto& assign : replica_assignments(yt)) {
           z3::expr_vector to(ctx);
           for (std::size_t k = 0; k < assign.size(); ++k)
-            to.push_back(ctx.bv_val(static_cast<std::uint64_t>(assign[k]), vars[static_cast<unsigned>(k)].get_sort().bv_size()));
+            to.push_back(digit_value(vars[static_cast<unsigned>(k)], assign[k]));
           all.push_back(differs(y, vars, to));
         }
         return z3::mk_and(all);
@@ -186,10 +193,10 @@ EquivalenceAnswer equivalent(const Layout& a, const Layout& b, const EngineLimit
       z3::expr_vector bound(ctx);
       z3::expr_vector in_range(ctx);
       for (unsigned k = 0; k < vars.size(); ++k) {
-        const unsigned bits = vars[k].get_sort().bv_size();
-        z3::expr v = ctx.bv_const(fmt::format("{}_forall", vars[k].to_string()).c_str(), bits);
+        const z3::expr v = ctx.constant(fmt::format("{}_forall", vars[k].to_string()).c_str(), vars[k].get_sort());
         bound.push_back(v);
-        in_range.push_back(z3::ule(v, ctx.bv_val(static_cast<std::uint64_t>(yt.replica[k].extent - 1), bits)));
+        const std::int64_t top = yt.replica[k].extent - 1;
+        in_range.push_back(ar.ints ? (v >= 0 && v <= ctx.int_val(top)) : z3::ule(v, digit_value(v, top)));
       }
       return z3::forall(bound, z3::implies(z3::mk_and(in_range), differs(y, vars, bound)));
     };
@@ -198,7 +205,8 @@ EquivalenceAnswer equivalent(const Layout& a, const Layout& b, const EngineLimit
     const z3::check_result r = session.check(s);
     if (r == z3::unsat) {
       ans.status = Status::kPass;
-      ans.message = fmt::format("no element with different images (unsat at width {})", w);
+      ans.message = ar.ints ? std::string("no element with different images (unsat, linear integer arithmetic)")
+                          : fmt::format("no element with different images (unsat, bit-vectors of width {})", ar.width);
       return ans;
     }
     if (r == z3::unknown) {
@@ -206,16 +214,16 @@ EquivalenceAnswer equivalent(const Layout& a, const Layout& b, const EngineLimit
       ans.message = session.why();
       return ans;
     }
-    std::int64_t hi = s.get_model().eval(*ea.flat, true).get_numeral_int64();
+    std::int64_t hi = z3enc::numeral(s.get_model().eval(*ea.flat, true));
     // Bisection for the first differing element: is there one at or below mid?
     std::int64_t lo = 0;
     ans.first = true;
     while (lo < hi) {
       const std::int64_t mid = lo + (hi - lo) / 2;
       s.push();
-      s.add(z3::ule(*ea.flat, ctx.bv_val(mid, w)));
+      s.add(ar.le(*ea.flat, ar.num(mid)));
       const z3::check_result rr = session.check(s);
-      if (rr == z3::sat) hi = s.get_model().eval(*ea.flat, true).get_numeral_int64();
+      if (rr == z3::sat) hi = z3enc::numeral(s.get_model().eval(*ea.flat, true));
       else if (rr == z3::unsat) lo = mid + 1;
       s.pop();
       if (rr == z3::unknown) {

@@ -2,22 +2,26 @@
 // counterexample over bit-vector terms (z3++.h stays inside src/prove).
 //
 // Encoding (DESIGN.md, "Proof engines, a note on encoding"): an element is its shard digits,
-// never a flat index taken apart with div/mod. Each digit c_k is a bit-vector variable just wide
-// enough for extent_k - 1, bounded by c_k <= extent_k - 1 unless the extent is a power of two,
-// zero-extended to the common width W; each axis is an affine sum
+// never a flat index taken apart with div/mod. Each digit c_k is a variable bounded by
+// 0 <= c_k <= extent_k - 1, and each axis is an affine sum
 //
-//   value(axis) = sum over iters on axis of zext(c_k) * stride_k  + offset(axis)
+//   value(axis) = sum over iters on axis of c_k * stride_k  + offset(axis)
 //
-// (replica digits likewise), and a ComposeLayout's swizzle acts on the bits of m:
-//   swizzle_inner : m XOR ((m >>u S) AND ((2^B - 1) << M))     bits [M+S, M+S+B) into [M, M+B)
-//   otherwise     : m XOR ((m AND ((2^B - 1) << M)) << S)      bits [M, M+B) into [M+S, M+S+B)
-//
-// W is chosen so nothing wraps: every partial sum on an axis is bounded by
-// sum |stride_k| * (extent_k - 1) + |offset|, so W = bits of that bound (and of the flat index
-// and the range limits) + 2 (sign and headroom), and W >= M+B+S+2 so the swizzled bits and the
-// sign bit stay apart. Comparisons are signed. Example: Layout D S[(128,512):(1@TLane,1@TCol)]
-// -> digits of 7 and 9 bits, W = 13 (the flat index, 2^16, needs 19 for equivalence).
-//
+// (replica digits likewise). Two arithmetics:
+//   * no swizzle (or swizzle_len 0): linear integer arithmetic (QF_LIA) — exact, nothing can
+//     wrap, and 10-100x faster than bit-blasting on non-power-of-two proofs (bench_prove:
+//     S[(33280,64):(82,1)] injective in ~1 ms as integers, ~30 ms-3 s as bit-vectors);
+//   * a swizzle acts on the bits of m, so a ComposeLayout is encoded in bit-vectors: digits just
+//     wide enough for extent_k - 1 (with c_k <= extent_k - 1 unless extent_k = 2^bits),
+//     zero-extended to a common width W, and
+//       swizzle_inner : m XOR ((m >>u S) AND ((2^B - 1) << M))   bits [M+S, M+S+B) into [M, M+B)
+//       otherwise     : m XOR ((m AND ((2^B - 1) << M)) << S)    bits [M, M+B) into [M+S, M+S+B)
+//     W is chosen so nothing wraps: every partial sum on an axis is bounded by
+//     sum |stride_k| * (extent_k - 1) + |offset|, so W = bits of that bound (and of the flat index
+//     and the range limits) + 2 (sign and headroom), and W >= M+B+S+2 so the swizzled bits and the
+//     sign bit stay apart; comparisons are signed. Example: the 128B fp16 tile
+//     ComposeLayout(3,3,3, S[(8,64):(64,1)]) -> digits of 3 and 6 bits, W = 12.
+
 // Queries (each "sat" is a counterexample, read back from the model as digits):
 //   injective   two points P != Q (some shard or replica digit differs; stride-0 shard digits
 //               fixed at 0, the explicit broadcast) with equal storage cells
