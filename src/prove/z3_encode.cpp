@@ -133,17 +133,39 @@ Element element_from_model(const z3::model& m, const TileLayout& l, const Encodi
 // Below this ceiling, probe whether a context can be created at all before z3++ tries.
 constexpr std::int64_t kProbeBelowMb = 64;
 
+namespace {
+thread_local std::unique_ptr<z3::context> t_context;
+thread_local std::int64_t t_context_mb = -1;
+}  // namespace
+
+void Session::drop_cached_context() {
+  t_context.reset();
+  t_context_mb = -1;
+}
+
 Session::Session(const EngineLimits& limits) : limits_(limits) {
-  // Process-wide in Z3: set before the context exists.
+  // Process-wide in Z3: read when a context is created, enforced on every allocation.
   z3::set_param("memory_max_size", static_cast<int>(std::clamp<std::int64_t>(limits.z3_memory_mb, 1, 1 << 30)));
-  if (limits.z3_memory_mb < kProbeBelowMb) {
-    Z3_config cfg = Z3_mk_config();
-    Z3_context probe = Z3_mk_context_rc(cfg);
-    Z3_del_config(cfg);
-    if (!probe) throw z3::exception("out of memory: a Z3 context does not fit under the memory ceiling");
-    Z3_del_context(probe);
+  if (!t_context || t_context_mb != limits.z3_memory_mb) {
+    drop_cached_context();
+    if (limits.z3_memory_mb < kProbeBelowMb) {
+      Z3_config cfg = Z3_mk_config();
+      Z3_context probe = Z3_mk_context_rc(cfg);
+      Z3_del_config(cfg);
+      if (!probe) throw z3::exception("out of memory: a Z3 context does not fit under the memory ceiling");
+      Z3_del_context(probe);
+    }
+    t_context = std::make_unique<z3::context>();
+    t_context_mb = limits.z3_memory_mb;
   }
-  ctx_ = std::make_unique<z3::context>();
+  ctx_ = t_context.get();
+}
+
+z3::solver Arith::solver() const {
+  z3::context& c = *ctx;
+  const z3::tactic pre = z3::tactic(c, "simplify") & z3::tactic(c, "solve-eqs");
+  return ints ? (pre & z3::tactic(c, "smt")).mk_solver()
+              : (pre & z3::tactic(c, "bit-blast") & z3::tactic(c, "sat")).mk_solver();
 }
 
 bool Session::out_of_time() const { return clock_.seconds() * 1e3 >= static_cast<double>(limits_.z3_timeout_ms); }
@@ -160,8 +182,10 @@ z3::check_result Session::check(z3::solver& s) {
   const z3::check_result r = s.check();
   if (r == z3::unknown) {
     const std::string reason = s.reason_unknown();
-    if (reason.find("memory") != std::string::npos)
+    if (reason.find("memory") != std::string::npos) {
       why_ = fmt::format("z3 memory limit: z3_memory_mb={} reached", limits_.z3_memory_mb);
+      drop_cached_context();
+    }
     else if (out_of_time() || reason.find("timeout") != std::string::npos || reason.find("canceled") != std::string::npos)
       why_ = fmt::format("z3 timeout: z3_timeout_ms={} spent", limits_.z3_timeout_ms);
     else

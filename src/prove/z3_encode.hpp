@@ -33,7 +33,10 @@ struct Arith {
   z3::expr lt(const z3::expr& a, const z3::expr& b) const { return ints ? a < b : z3::slt(a, b); }
   z3::expr le(const z3::expr& a, const z3::expr& b) const { return ints ? a <= b : z3::sle(a, b); }
   z3::expr ge(const z3::expr& a, const z3::expr& b) const { return ints ? a >= b : z3::sge(a, b); }
-  const char* logic() const { return ints ? "QF_LIA" : "QF_BV"; }
+  // A solver for quantifier-free queries: a light tactic pipeline (simplify, solve-eqs, then
+  // smt for integers / bit-blast + sat for bit-vectors); the logic-level QF_LIA/QF_BV solvers
+  // spend 2-5 ms on setup alone, more than most of these queries take.
+  z3::solver solver() const;
 };
 // Ints unless one of the layouts has a swizzle that changes addresses (swizzle_len > 0).
 Arith arith_for(z3::context& ctx, std::initializer_list<const Layout*> layouts, std::int64_t extra = 0);
@@ -69,7 +72,10 @@ class Session {
   // Throws z3::exception("... memory ...") when Z3 cannot even create a context under the
   // memory ceiling (a context needs ~17 MB; z3++ would crash on the null context).
   explicit Session(const EngineLimits& limits);
+  // One context per thread and memory ceiling, reused across sessions (creating one costs ~1-3 ms);
+  // dropped after a memory failure.
   z3::context& ctx() { return *ctx_; }
+  static void drop_cached_context();
   // sat / unsat, or unknown with `why()` naming the limit (or Z3's reason).
   z3::check_result check(z3::solver& s);
   const std::string& why() const { return why_; }
@@ -78,7 +84,7 @@ class Session {
  private:
   EngineLimits limits_;
   Stopwatch clock_;
-  std::unique_ptr<z3::context> ctx_;
+  z3::context* ctx_ = nullptr;
   std::string why_;
 };
 

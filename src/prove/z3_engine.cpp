@@ -25,6 +25,7 @@ Answer guarded(const EngineLimits& limits, F&& body) {
   try {
     return body();
   } catch (const z3::exception& e) {
+    z3enc::Session::drop_cached_context();
     Answer a;
     a.status = Status::kUndecided;
     a.message = z3enc::describe_z3_failure(e.msg(), limits);
@@ -43,7 +44,7 @@ InjectivityAnswer injective(const Layout& l, Scope scope, const EngineLimits& li
     z3enc::EncodeOptions opt;
     opt.exclude_zero_stride_shard = true;
     const Encoding p = z3enc::encode(ar, l, "p_", opt), q = z3enc::encode(ar, l, "q_", opt);
-    z3::solver s(ctx, ar.logic());
+    z3::solver s = ar.solver();
     add_all(s, p.bounds);
     add_all(s, q.bounds);
     for (Axis a : storage_axes(l.tile(), scope)) s.add(p.value_or_zero(ar, a) == q.value_or_zero(ar, a));
@@ -87,7 +88,7 @@ BoundsAnswer bounds(const Layout& l, std::span<const BoundTarget> targets, const
     }
     const z3enc::Arith ar = z3enc::arith_for(ctx, {&l}, extra);
     const Encoding e = z3enc::encode(ar, l, "");
-    z3::solver s(ctx, ar.logic());
+    z3::solver s = ar.solver();
     add_all(s, e.bounds);
     for (std::size_t i = 0; i < targets.size(); ++i) {
       const BoundTarget& t = targets[i];
@@ -161,7 +162,7 @@ EquivalenceAnswer equivalent(const Layout& a, const Layout& b, const EngineLimit
     const Encoding ea = z3enc::encode(ar, a, "a_"), eb = z3enc::encode(ar, b, "b_");
     const std::vector<Axis> axes = union_axes(a, b);
     const bool quantified_any = a.tile().replica_count() > kMaxReplicaExpansion || b.tile().replica_count() > kMaxReplicaExpansion;
-    z3::solver s = quantified_any ? z3::solver(ctx) : z3::solver(ctx, ar.logic());
+    z3::solver s = quantified_any ? z3::solver(ctx) : ar.solver();
     add_all(s, ea.bounds);
     add_all(s, eb.bounds);
     s.add(*ea.flat == *eb.flat);

@@ -57,8 +57,9 @@ std::string_view engine_name(Engine e);   // "auto", "enum", "gf2", "z3"
 Engine parse_engine(std::string_view s);  // the names above; throws InputError("cli.usage")
 
 // The measured point count below which enumeration beats Z3 (tests/bench/bench_prove.cpp,
-// docs/performance.md): the median Z3 injectivity proof costs as much as sweeping this many points.
-inline constexpr std::int64_t kEnumCrossoverPoints = std::int64_t{1} << 22;
+// docs/performance.md): a Z3 injectivity proof costs ~0.6-1 ms (median over the engine-test
+// layouts), what sweeping ~2^17 points costs at ~5 ns per point.
+inline constexpr std::int64_t kEnumCrossoverPoints = std::int64_t{1} << 17;
 
 // Proof-engine limits. Hitting one answers "undecided" naming the limit, never a guess.
 struct EngineLimits {
