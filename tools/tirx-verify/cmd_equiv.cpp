@@ -6,6 +6,7 @@
 #include <chrono>
 #include <iostream>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli_common.hpp"
@@ -24,8 +25,7 @@ struct Opts {
   EngineOpts engine;
 };
 
-int run_equiv(const Opts& o) {
-  const Env env = parse_params(o.params);
+prove::CheckInput make_input(const Opts& o, const Env& env) {
   prove::CheckInput in;
   in.layout = parse_layout(o.a, env);
   in.layout.validate();
@@ -39,24 +39,52 @@ int run_equiv(const Opts& o) {
   in.other_text = o.b;
   if (!o.shape.empty()) in.shape = parse_int_list(o.shape, "--shape");
   apply_engine_options(o.engine, in);
+  return in;
+}
+
+prove::CheckResult run_one(const prove::CheckInput& in) {
   const auto t0 = std::chrono::steady_clock::now();
-  std::vector<prove::CheckResult> results{prove::find_check("layout.equivalent")->run(in)};
-  results.front().seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const prove::CheckResult& r = results.front();
-  const int code = r.status == prove::Status::kPass   ? kVerified
-                   : r.status == prove::Status::kFail ? kViolation
-                                                      : kUndecided;
+  prove::CheckResult r = prove::find_check("layout.equivalent")->run(in);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+int exit_code_of(const prove::CheckResult& r) {
+  return r.status == prove::Status::kPass ? kVerified : r.status == prove::Status::kFail ? kViolation : kUndecided;
+}
+
+int run_equiv(const Opts& o) {
+  const std::vector<Env> envs = expand_params(o.params);
+  if (envs.size() == 1) {
+    const prove::CheckInput in = make_input(o, envs.front());
+    std::vector<prove::CheckResult> results{run_one(in)};
+    if (o.json) {
+      nlohmann::json j = {{"layout", o.a},
+                          {"other", o.b},
+                          {"resolved", print_layout(in.layout)},
+                          {"resolved_other", print_layout(*in.other)},
+                          {"checks", report::results_json(results)}};
+      std::cout << j.dump(2) << "\n";
+    } else {
+      std::cout << print_layout(in.layout) << "\n"
+                << print_layout(*in.other) << "\n"
+                << report::render_results_text(results);
+    }
+    return exit_code_of(results.front());
+  }
+  // A parameter range: prove the equivalence for every binding (bad input for a binding stops).
+  std::vector<std::pair<Env, std::vector<prove::CheckResult>>> runs;
+  for (const Env& env : envs) runs.emplace_back(env, std::vector<prove::CheckResult>{run_one(make_input(o, env))});
+  const auto folded = fold_sweep(runs, o.params);
   if (o.json) {
-    nlohmann::json j = {{"layout", o.a},
-                        {"other", o.b},
-                        {"resolved", print_layout(in.layout)},
-                        {"resolved_other", print_layout(*in.other)},
-                        {"checks", report::results_json(results)}};
+    nlohmann::json j = {
+        {"layout", o.a}, {"other", o.b}, {"params_swept", envs.size()}, {"checks", report::results_json(folded)}};
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << print_layout(in.layout) << "\n" << print_layout(*in.other) << "\n" << report::render_results_text(results);
+    std::cout << fmt::format("{}\n{}\n  ({} parameter bindings swept)\n", o.a, o.b, envs.size())
+              << report::render_results_text(folded);
   }
-  return code;
+  return exit_code_of(folded.front());
 }
 }  // namespace
 
