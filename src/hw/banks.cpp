@@ -19,7 +19,7 @@ bool active(const SmemAccess& a, int t) { return (a.active_mask >> t) & 1u; }  /
 std::vector<std::uint64_t> phase_words(const Target& target, const SmemAccess& a, int first, int count) {
   std::vector<std::uint64_t> words;
   int per_thread = a.width_bytes / target.bank_bytes;
-  for (int t = first; t < first + count; ++t) {
+  for (int t = first; t < std::min(first + count, target.warp_size); ++t) {
     if (!active(a, t)) continue;
     std::uint64_t w0 = a.addresses[t] / target.bank_bytes;
     for (int k = 0; k < per_thread; ++k) words.push_back(w0 + k);
@@ -65,9 +65,26 @@ void validate(const Target& target, const SmemAccess& a) {
                                a.width_bytes));
 }
 
-WavefrontCount count_wavefronts(const Target& target, const SmemAccess& a) {
+int phase_threads(const Target& target, const SmemAccess& a) {
   validate(target, a);
-  return count_with_phases(target, a, target.wavefront.phase_threads.at(a.width_bytes));
+  const WavefrontModel& m = target.wavefront;
+  int p = m.phase_threads.at(a.width_bytes);
+  if (a.is_store || !m.uniform_pair_widths.count(a.width_bytes)) return p;
+  for (int k : m.uniform_pair_xor) {
+    bool uniform = true;
+    for (int t = 0; t < target.warp_size && uniform; ++t) {
+      int u = t ^ k;
+      // Only pairs of two active threads are compared (H200: an inactive partner does not
+      // break the shortcut).
+      if (u < target.warp_size && active(a, t) && active(a, u) && a.addresses[t] != a.addresses[u]) uniform = false;
+    }
+    if (uniform) return std::min(2 * p, target.warp_size);
+  }
+  return p;
+}
+
+WavefrontCount count_wavefronts(const Target& target, const SmemAccess& a) {
+  return count_with_phases(target, a, phase_threads(target, a));
 }
 
 WavefrontCount count_wavefronts_reference(const Target& target, const SmemAccess& a, int phase_threads) {

@@ -15,65 +15,104 @@ std::uint64_t field(std::uint32_t bytes, const char* name) {
   return bytes >> 4;
 }
 
-int swizzle_code(TmaSwizzle s) {
+// Swizzle codes per variant (header): Blackwell 3 bits at 61, Hopper 2 bits at 62.
+int swizzle_code(TmaSwizzle s, DescriptorVariant v) {
+  const bool hopper = v == DescriptorVariant::kHopper;
   switch (s) {
     case TmaSwizzle::kNone: return 0;
-    case TmaSwizzle::k128BAtom32B: return 1;
-    case TmaSwizzle::k128B: return 2;
-    case TmaSwizzle::k64B: return 4;
-    case TmaSwizzle::k32B: return 6;
-    default: desc_error(fmt::format("swizzle mode {} has no tcgen05 descriptor code", to_string(s)));
+    case TmaSwizzle::k128B: return hopper ? 1 : 2;
+    case TmaSwizzle::k64B: return hopper ? 2 : 4;
+    case TmaSwizzle::k32B: return hopper ? 3 : 6;
+    case TmaSwizzle::k128BAtom32B:
+      if (!hopper) return 1;
+      [[fallthrough]];
+    default:
+      desc_error(fmt::format("swizzle mode {} has no {} descriptor code", to_string(s), hopper ? "wgmma" : "tcgen05"));
+  }
+}
+
+TmaSwizzle swizzle_of(int code, DescriptorVariant v, std::uint64_t bits) {
+  if (v == DescriptorVariant::kHopper) {
+    const TmaSwizzle modes[4] = {TmaSwizzle::kNone, TmaSwizzle::k128B, TmaSwizzle::k64B, TmaSwizzle::k32B};
+    return modes[code & 3];
+  }
+  switch (code) {
+    case 0: return TmaSwizzle::kNone;
+    case 1: return TmaSwizzle::k128BAtom32B;
+    case 2: return TmaSwizzle::k128B;
+    case 4: return TmaSwizzle::k64B;
+    case 6: return TmaSwizzle::k32B;
+    default: desc_error(fmt::format("descriptor 0x{:016X}: swizzle code {} is invalid", bits, code));
   }
 }
 }  // namespace
 
 std::uint64_t SmemDescriptor::encode() const {
   if (base_offset < 0 || base_offset > 7) desc_error(fmt::format("base offset {} is outside [0, 8)", base_offset));
+  const bool hopper = variant == DescriptorVariant::kHopper;
+  if (hopper && lbo_absolute) desc_error("wgmma descriptors have no LBO mode bit");
   std::uint64_t d = 0;
   d |= field(start_address, "start address");
   d |= field(lbo, "LBO") << 16;
   d |= field(sbo, "SBO") << 32;
-  d |= std::uint64_t{1} << 46;  // fixed 0b001 in bits 46..48 (version 1)
   d |= static_cast<std::uint64_t>(base_offset) << 49;
-  d |= static_cast<std::uint64_t>(lbo_absolute ? 1 : 0) << 52;
-  d |= static_cast<std::uint64_t>(swizzle_code(swizzle)) << 61;
-  return d;
-}
-
-SmemDescriptor SmemDescriptor::decode(std::uint64_t bits) {
-  if (((bits >> 46) & 7) != 1) desc_error(fmt::format("descriptor 0x{:016X}: bits 46..48 must be 0b001", bits));
-  std::uint64_t reserved = (std::uint64_t{3} << 14) | (std::uint64_t{3} << 30) | (std::uint64_t{0xFF} << 53);
-  if (bits & reserved) desc_error(fmt::format("descriptor 0x{:016X} has reserved bits set", bits));
-  SmemDescriptor d;
-  d.start_address = static_cast<std::uint32_t>(bits & 0x3FFF) << 4;
-  d.lbo = static_cast<std::uint32_t>((bits >> 16) & 0x3FFF) << 4;
-  d.sbo = static_cast<std::uint32_t>((bits >> 32) & 0x3FFF) << 4;
-  d.base_offset = static_cast<int>((bits >> 49) & 7);
-  d.lbo_absolute = (bits >> 52) & 1;
-  switch ((bits >> 61) & 7) {
-    case 0: d.swizzle = TmaSwizzle::kNone; break;
-    case 1: d.swizzle = TmaSwizzle::k128BAtom32B; break;
-    case 2: d.swizzle = TmaSwizzle::k128B; break;
-    case 4: d.swizzle = TmaSwizzle::k64B; break;
-    case 6: d.swizzle = TmaSwizzle::k32B; break;
-    default: desc_error(fmt::format("descriptor 0x{:016X}: swizzle code {} is invalid", bits, (bits >> 61) & 7));
+  if (hopper) {
+    d |= static_cast<std::uint64_t>(swizzle_code(swizzle, variant)) << 62;
+  } else {
+    d |= std::uint64_t{1} << 46;  // fixed 0b001 in bits 46..48 (version 1)
+    d |= static_cast<std::uint64_t>(lbo_absolute ? 1 : 0) << 52;
+    d |= static_cast<std::uint64_t>(swizzle_code(swizzle, variant)) << 61;
   }
   return d;
 }
 
-std::uint64_t SmemDescriptor::chunk_address(int row, int chunk) const {
-  if (base_offset != 0) desc_error("a non-zero descriptor base offset is not modelled");
+SmemDescriptor SmemDescriptor::decode(std::uint64_t bits, DescriptorVariant variant) {
+  const bool hopper = variant == DescriptorVariant::kHopper;
+  const std::uint64_t version = (bits >> 46) & 7;
+  if (!hopper && version != 1) desc_error(fmt::format("descriptor 0x{:016X}: bits 46..48 must be 0b001", bits));
+  if (hopper && version != 0) desc_error(fmt::format("wgmma descriptor 0x{:016X}: bits 46..48 must be 0", bits));
+  std::uint64_t reserved = (std::uint64_t{3} << 14) | (std::uint64_t{3} << 30) |
+                           (hopper ? (std::uint64_t{0x3FF} << 52) : (std::uint64_t{0xFF} << 53));
+  if (bits & reserved) desc_error(fmt::format("descriptor 0x{:016X} has reserved bits set", bits));
+  SmemDescriptor d;
+  d.variant = variant;
+  d.start_address = static_cast<std::uint32_t>(bits & 0x3FFF) << 4;
+  d.lbo = static_cast<std::uint32_t>((bits >> 16) & 0x3FFF) << 4;
+  d.sbo = static_cast<std::uint32_t>((bits >> 32) & 0x3FFF) << 4;
+  d.base_offset = static_cast<int>((bits >> 49) & 7);
+  d.lbo_absolute = !hopper && ((bits >> 52) & 1);
+  d.swizzle = swizzle_of(static_cast<int>(hopper ? (bits >> 62) & 3 : (bits >> 61) & 7), variant, bits);
+  return d;
+}
+
+std::uint64_t SmemDescriptor::element_address(int mn, int k, int elem_bytes, bool mn_major) const {
   if (lbo_absolute) desc_error("the absolute LBO mode (bit 52, sm_103a) is not modelled");
   if (swizzle == TmaSwizzle::k128BAtom32B)
-    desc_error("128B_ATOM_32B descriptors are MN-major only; K-major source rows are not modelled");
-  const int kChunk = 16, kRowsPerGroup = 8;  // core matrix: 8 rows x 16 bytes (PTX §9.7.16.3.3)
-  std::uint64_t r = static_cast<std::uint64_t>(row), k = static_cast<std::uint64_t>(chunk);
-  if (swizzle == TmaSwizzle::kNone)
-    return start_address + (r / kRowsPerGroup) * sbo + k * lbo + (r % kRowsPerGroup) * kChunk;
-  std::uint64_t span = static_cast<std::uint64_t>(tma_swizzle_span_bytes(swizzle));
-  if ((k + 1) * kChunk > span)
-    desc_error(fmt::format("chunk {} of a row lies beyond the {}-byte swizzle span", chunk, span));
-  return swizzle_address(swizzle, start_address + (r % kRowsPerGroup) * span + (r / kRowsPerGroup) * sbo + k * kChunk);
+    desc_error("128B_ATOM_32B operands are not modelled (the MN-major K stride is unstated; K-major is invalid)");
+  if (elem_bytes != 1 && elem_bytes != 2 && elem_bytes != 4 && elem_bytes != 8)
+    desc_error(fmt::format("element size {} bytes is not 1, 2, 4 or 8", elem_bytes));
+  if (mn < 0 || k < 0) desc_error(fmt::format("negative operand index ({}, {})", mn, k));
+  const std::uint64_t kChunk = 16, kRows = 8;  // core matrix: 8 rows x 16 bytes
+  const std::uint64_t e = static_cast<std::uint64_t>(elem_bytes), t = kChunk / e;
+  const std::uint64_t m = static_cast<std::uint64_t>(mn), kk = static_cast<std::uint64_t>(k);
+  if (swizzle == TmaSwizzle::kNone) {
+    if (!mn_major) return start_address + (m / kRows) * sbo + (kk / t) * lbo + (m % kRows) * kChunk + (kk % t) * e;
+    return start_address + (m / t) * sbo + (m % t) * e + (kk / kRows) * lbo + (kk % kRows) * kChunk;
+  }
+  const std::uint64_t span = static_cast<std::uint64_t>(tma_swizzle_span_bytes(swizzle));
+  std::uint64_t pre;
+  if (!mn_major) {
+    if (kk * e >= span)
+      desc_error(fmt::format("K-major element k = {} lies beyond the {}-byte swizzle span", k, span));
+    pre = start_address + (m / kRows) * sbo + (m % kRows) * span + kk * e;
+  } else {
+    const std::uint64_t row = span / e;  // MN elements per swizzled row
+    pre = start_address + (m / row) * lbo + (m % row) * e + (kk / kRows) * sbo + (kk % kRows) * span;
+  }
+  // The line index counted from the base offset, modulo the lines of one pattern (S / 16).
+  const std::uint64_t lines = span / kChunk;
+  const std::uint64_t phase = ((pre >> 7) + 8 * lines - static_cast<std::uint64_t>(base_offset)) % lines;
+  return pre ^ (phase << 4);
 }
 
 }  // namespace tirx::hw

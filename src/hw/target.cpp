@@ -1,4 +1,5 @@
 #include "tirx_verify/hw/target.hpp"
+#include "tirx_verify/layout/source_dir.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -74,6 +75,9 @@ Target parse_target(std::string_view json_text, std::string_view origin) {
   const json& warp = field(j, origin, "", "warp");
   t.warp_size = static_cast<int>(int_field(warp, origin, "warp.", "size", 1, 64));
   t.warps_per_warpgroup = static_cast<int>(int_field(warp, origin, "warp.", "warps_per_warpgroup", 1, 64));
+  t.max_threads_per_cta = static_cast<int>(int_field(warp, origin, "warp.", "max_threads_per_cta", 1, 1 << 16));
+  t.max_registers_per_thread =
+      static_cast<int>(int_field(warp, origin, "warp.", "max_registers_per_thread", 1, 1 << 16));
 
   const json& smem = field(j, origin, "", "smem");
   t.smem_bytes_per_cta = int_field(smem, origin, "smem.", "bytes_per_cta", 1, std::int64_t{1} << 32);
@@ -100,6 +104,20 @@ Target parse_target(std::string_view json_text, std::string_view origin) {
   for (int w : {4, 8, 16})
     if (!t.wavefront.phase_threads.count(w))
       bad(origin, fmt::format("smem.wavefront.phase_threads lacks access width {}", w));
+  const json& px = field(wf, origin, "smem.wavefront.", "uniform_pair_xor");
+  const json& pw = field(wf, origin, "smem.wavefront.", "uniform_pair_widths");
+  if (!px.is_array() || !pw.is_array())
+    bad(origin, "smem.wavefront.uniform_pair_xor and uniform_pair_widths must be arrays of integers");
+  for (const auto& v : px) {
+    if (!v.is_number_integer() || v.get<int>() < 1 || v.get<int>() >= t.warp_size)
+      bad(origin, "smem.wavefront.uniform_pair_xor entries must be in [1, warp size)");
+    t.wavefront.uniform_pair_xor.push_back(v.get<int>());
+  }
+  for (const auto& v : pw) {
+    if (!v.is_number_integer() || !t.wavefront.phase_threads.count(v.get<int>()))
+      bad(origin, "smem.wavefront.uniform_pair_widths entries must be access widths (4, 8, 16)");
+    t.wavefront.uniform_pair_widths.insert(v.get<int>());
+  }
   t.wavefront.ldmatrix_phase_rows =
       static_cast<int>(int_field(wf, origin, "smem.wavefront.", "ldmatrix_phase_rows", 1, t.warp_size));
   if (wf.contains("calibration") && wf.at("calibration").is_string())
@@ -153,9 +171,7 @@ std::string find_target_file(std::string_view name) {
   }
   std::vector<std::filesystem::path> roots;
   if (const char* env = std::getenv("TIRX_VERIFY_ROOT"); env && *env) roots.emplace_back(env);
-#ifdef TIRX_SOURCE_DIR
-  roots.emplace_back(TIRX_SOURCE_DIR);
-#endif
+  roots.emplace_back(std::string(source_dir()));
   std::string tried;
   for (const auto& root : roots) {
     auto p = root / "models" / "targets" / (std::string(name) + ".json");

@@ -1,5 +1,7 @@
 #include "tirx_verify/hw/tma.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "tirx_verify/layout/checked.hpp"
@@ -8,6 +10,10 @@
 namespace tirx::hw {
 
 namespace {
+
+// The H200 readback (tests/golden/hw/h200_tma.json): a tile load whose inner start coordinate
+// is not 16-byte aligned faults with "an illegal instruction was encountered".
+constexpr std::int64_t kInnerOriginAlignBytes = 16;
 
 [[noreturn]] void box_error(std::string msg, std::string note = {}) {
   throw InputError("tma.box", std::move(msg), {}, std::nullopt, std::move(note));
@@ -52,16 +58,27 @@ void validate(const Target& target, const GlobalTensor& g, const TmaTileLoad& l)
     box_error(fmt::format("inner box extent {} bytes exceeds the {} swizzle span of {} bytes", inner,
                           to_string(l.swizzle), span),
               "cuTensorMapEncodeTiled rejects boxDim[0] * elemsize > swizzle span");
-  if (span > 0 && inner < span)
-    box_error(fmt::format("inner box extent {} bytes is smaller than the {} swizzle span ({} bytes): not modelled "
-                          "(unverified whether rows are padded to the span)",
-                          inner, to_string(l.swizzle), span));
+  if ((l.coords[0] * g.elem_bytes) % kInnerOriginAlignBytes != 0)
+    box_error(fmt::format("the box's inner start coordinate {} is at byte {} of a row, not a multiple of {}: the H200 "
+                          "raises \"illegal instruction\" for such a tile load",
+                          l.coords[0], l.coords[0] * g.elem_bytes, kInnerOriginAlignBytes),
+              "start the box on a 16-byte boundary of the row (tests/golden/hw/h200_tma.json, tag \"origin\")");
   if (l.smem_dst % static_cast<std::uint64_t>(target.tma_smem_dst_align_bytes) != 0)
     box_error(fmt::format("shared-memory destination 0x{:X} is not {}-byte aligned", l.smem_dst,
                           target.tma_smem_dst_align_bytes));
 }
 
 }  // namespace
+
+std::int64_t tma_box_row_pitch(const GlobalTensor& g, const TmaTileLoad& l) {
+  return std::max<std::int64_t>(l.box.empty() ? 0 : l.box[0] * g.elem_bytes, tma_swizzle_span_bytes(l.swizzle));
+}
+
+std::int64_t tma_box_smem_bytes(const GlobalTensor& g, const TmaTileLoad& l) {
+  std::int64_t rows = 1;
+  for (std::size_t i = 1; i < l.box.size(); ++i) rows *= l.box[i];
+  return rows * tma_box_row_pitch(g, l);
+}
 
 std::vector<TmaElementPlacement> tma_tile_placement(const Target& target, const GlobalTensor& g,
                                                     const TmaTileLoad& l) {
@@ -73,6 +90,7 @@ std::vector<TmaElementPlacement> tma_tile_placement(const Target& target, const 
   out.reserve(static_cast<std::size_t>(count));
   std::vector<std::int64_t> e(rank, 0);
   Swizzle swz = tma_swizzle_functor(l.swizzle);
+  const std::int64_t pitch = tma_box_row_pitch(g, l);
   for (std::int64_t linear = 0; linear < count; ++linear) {
     TmaElementPlacement p;
     p.box_coord = e;
@@ -80,7 +98,8 @@ std::vector<TmaElementPlacement> tma_tile_placement(const Target& target, const 
       std::int64_t c = l.coords[i] + e[i];
       if (c < 0 || c >= g.dims[i]) p.out_of_bounds = true;
     }
-    std::uint64_t abs = l.smem_dst + static_cast<std::uint64_t>(linear * g.elem_bytes);
+    const std::int64_t row = linear / l.box[0];  // box row: (e1, e2, ...) flattened
+    std::uint64_t abs = l.smem_dst + static_cast<std::uint64_t>(row * pitch + e[0] * g.elem_bytes);
     p.smem_address = swz.apply(abs);
     out.push_back(std::move(p));
     for (int i = 0; i < rank; ++i) {  // next box coordinate, dim 0 fastest
@@ -93,8 +112,7 @@ std::vector<TmaElementPlacement> tma_tile_placement(const Target& target, const 
 
 void tma_tile_load(const Target& target, const GlobalTensor& g, const TmaTileLoad& l, SharedMemory& smem) {
   auto placement = tma_tile_placement(target, g, l);
-  std::int64_t total = static_cast<std::int64_t>(placement.size()) * g.elem_bytes;
-  smem.check_range(l.smem_dst, static_cast<std::uint64_t>(total), "TMA tile load destination");
+  smem.check_range(l.smem_dst, static_cast<std::uint64_t>(tma_box_smem_bytes(g, l)), "TMA tile load destination");
   int rank = static_cast<int>(g.dims.size());
   std::vector<std::uint8_t> elem(static_cast<std::size_t>(g.elem_bytes));
   for (const auto& p : placement) {

@@ -31,16 +31,20 @@ void check_partition(const Target& target, std::string_view instr, int warp_in_w
                      int lane_count) {
   LaneRange ok = subpartition_lanes(target, warp_in_wg);
   int last = lane_first + lane_count - 1;
-  if (lane_first < ok.first || last > ok.last) {
-    throw InputError("tmem.partition",
-                     fmt::format("{} by warp {} of its warpgroup at address {} touches lanes {}..{}; warp {} may "
-                                 "access lanes {}..{} only",
-                                 instr, warp_in_wg, describe(base), lane_first, last, warp_in_wg, ok.first, ok.last),
-                     {}, std::nullopt,
-                     fmt::format("issue it from warp {} (warp_id % {}), or use a lane field in {}..{}",
-                                 lane_first / (ok.last - ok.first + 1), target.warps_per_warpgroup, ok.first,
-                                 ok.last - lane_count + 1));
-  }
+  if (lane_first >= ok.first && last <= ok.last) return;
+  int width = ok.last - ok.first + 1;
+  std::string note =
+      lane_count == width
+          ? fmt::format("warp {} must use lane field {}; lane {} belongs to warp {} of the warpgroup", warp_in_wg,
+                        ok.first, lane_first, lane_first / width)
+          : fmt::format("warp {} may use lane fields {}..{} (0 or 16 past its first lane for the lower/upper "
+                        "half-slab); lane {} belongs to warp {} of the warpgroup",
+                        warp_in_wg, ok.first, ok.last - lane_count + 1, lane_first, lane_first / width);
+  throw InputError("tmem.partition",
+                   fmt::format("{} by warp {} of its warpgroup at address {} touches lanes {}..{}; warp {} may access "
+                               "lanes {}..{} only",
+                               instr, warp_in_wg, describe(base), lane_first, last, warp_in_wg, ok.first, ok.last),
+                   {}, std::nullopt, std::move(note));
 }
 
 Tmem::Tmem(const Target& target)

@@ -45,10 +45,11 @@ std::string lower(std::string_view s) {
   return r;
 }
 
-// The registered axis closest to `name` (case-insensitive equality wins), if reasonably close.
+// The registered axis closest to `name`: a case-insensitive match, or one within an edit
+// distance of a third of the name's length (so 'lanid' -> laneid, but 'N' suggests nothing).
 std::optional<std::string_view> closest_axis(std::string_view name) {
   std::optional<std::string_view> best;
-  std::size_t best_d = 3;
+  std::size_t best_d = name.size() / 3 + 1;
   for (const AxisInfo& info : axis_registry()) {
     const std::size_t d = lower(info.name) == lower(name) ? 0 : edit_distance(name, info.name);
     if (d < best_d) {

@@ -31,14 +31,17 @@ TileLayout tile_tiles(const TileLayout& inner_in, const TileLayout& outer_in,
   detail::checked_shape_size(outer_shape, "tile", "outer_shape");
   detail::checked_shape_size(inner_shape, "tile", "inner_shape");
   const Grouped outer = group(canonicalize(outer_in, opt), outer_shape);
-  const Grouped inner = group(canonicalize(inner_in, opt), inner_shape);
+  const TileLayout inner_canon = canonicalize(inner_in, opt);
+  const Grouped inner = group(inner_canon, inner_shape);
 
-  // Outer strides on axes the inner shard uses advance by whole inner tiles.
+  // Outer strides on axes the inner shard uses advance by whole inner tiles. The axes and
+  // spans come from the canonical inner: our group() drops an all-unit shard's (1,1,axis)
+  // iter, TVM's keeps it for extent-1 dimensions, and TVM scales by that axis's span.
   std::vector<Iter> outer_shard = outer.layout.shard;
   for (Iter& it : outer_shard) {
     bool inner_uses = false;
-    for (const Iter& in : inner.layout.shard) inner_uses = inner_uses || in.axis == it.axis;
-    if (inner_uses) it.stride = checked_mul(it.stride, inner.layout.span(it.axis), "tile stride");
+    for (const Iter& in : inner_canon.shard) inner_uses = inner_uses || in.axis == it.axis;
+    if (inner_uses) it.stride = checked_mul(it.stride, inner_canon.span(it.axis), "tile stride");
   }
 
   TileLayout out;

@@ -6,9 +6,12 @@
 // broadcast()/sf_reuse): elements that differ only in those digits share cells by design, so
 // every engine fixes those digits at 0 and the result says so.
 //
-// Engines (auto: the cheapest that decides): gf2 (rank of the digit-bit matrix) when every
+// Engines (auto: the cheapest that decides): first the structural sufficient condition
+// (injective_structural.cpp: on each storage axis every stride exceeds the reach of the smaller
+// ones — O(iters), proves most real layouts); then gf2 (rank of the digit-bit matrix) when every
 // extent and stride is a power of two without carries; else enumeration (owner array) up to
 // EngineLimits::enum_crossover_points points; else Z3 (two points, distinct digits, equal cells).
+// Under --cross-check the structural verdict is compared too (it can only say "pass").
 // Witness: {"a": point, "b": point, "cell": {axis: value}}, re-checked by evaluating both points.
 #include <fmt/format.h>
 
@@ -99,7 +102,31 @@ CheckResult check_injective(const CheckInput& in) {
   const std::vector<Engine> order = sw.points() <= in.limits.enum_crossover_points
                                         ? std::vector<Engine>{Engine::kGf2, Engine::kEnum, Engine::kZ3}
                                         : std::vector<Engine>{Engine::kGf2, Engine::kZ3, Engine::kEnum};
-  return dispatch(in, order, engines, attempt);
+  const bool structural = in.engine == Engine::kAuto && injective_by_strides(tile, in.scope);
+  const std::string structural_message =
+      fmt::format("{} elements x {} replica copies: on every storage axis each stride exceeds the reach of the "
+                  "smaller ones{}",
+                  tile.size(), tile.replica_count(), broadcast_note);
+  if (structural && !in.cross_check) {
+    CheckResult res;
+    res.id = "layout.injective";
+    res.engine = "structural";
+    res.status = Status::kPass;
+    res.message = structural_message;
+    return res;
+  }
+  CheckResult r = dispatch(in, order, engines, attempt);
+  if (structural) {  // cross-check: the sufficient condition is one more verdict to compare
+    if (r.status == Status::kFail && r.message.find("ENGINES DISAGREE") == std::string::npos) {
+      r.message = fmt::format("ENGINES DISAGREE on layout.injective: structural pass ({}); {} fail ({})",
+                              structural_message, r.engine, r.message);
+      r.witness = {{"engines", {{{"engine", "structural"}, {"status", "pass"}}, {{"engine", r.engine}, {"status", "fail"}, {"witness", r.witness}}}}}};
+    } else if (r.status == Status::kPass) {
+      r.engine = "structural+" + r.engine;
+      r.message += " [structural: pass]";
+    }
+  }
+  return r;
 }
 
 }  // namespace tirx::prove

@@ -58,6 +58,17 @@ const std::vector<CheckInfo>& checks() {
       {"tmem.alloc",
        "TMEM allocation is a power of two in [32, 512] columns and holds the layout's column span",
        "allocated and needed 32-bit columns", check_tmem_alloc},
+      {"tmem.partition",
+       "each element a warp holds (--access fragment) lies in that warp's 32-lane TMEM sub-partition",
+       "the element, its thread and warp, its lanes and the lanes the warp may access", check_tmem_partition},
+      {"tmem.datapath",
+       "the tcgen05.ld/st issues for (data path, fragment) - row immediate included - move every element to the "
+       "register the fragment names",
+       "the element, the layout's cell and the instruction's cell", check_tmem_datapath},
+      {"smem.bank-conflicts",
+       "every warp-wide shared-memory access of the --access fragment takes the ideal number of wavefronts",
+       "the warp, instruction, wavefronts vs ideal, and the phase, bank and threads that collide",
+       check_bank_conflicts},
   };
   return kChecks;
 }

@@ -19,6 +19,12 @@ CheckResult check_bounds(const CheckInput& in);
 CheckResult check_swizzle_legal(const CheckInput& in);
 CheckResult check_tmem_alloc(const CheckInput& in);
 CheckResult check_equivalent(const CheckInput& in);
+CheckResult check_tmem_partition(const CheckInput& in);
+CheckResult check_tmem_datapath(const CheckInput& in);
+CheckResult check_bank_conflicts(const CheckInput& in);
+
+// Sufficient condition for injectivity from the strides alone (injective_structural.cpp).
+bool injective_by_strides(const TileLayout& l, Scope scope);
 
 // The axes that name an element's storage cell in `scope` (see Scope in check.hpp), restricted
 // to the axes the layout uses.
@@ -28,7 +34,8 @@ std::vector<Axis> storage_axes(const TileLayout& l, Scope scope);
 //   laneid    [0, warp_size)             wid_in_wg [0, warps_per_warpgroup)
 //   tid_in_wg [0, warp_size * wpw)       tx        [0, max_threads_per_cta) (if known)
 //   TLane     [0, tmem_lanes)            TCol      [0, columns * 32/bits) in elements
-//   m         [0, alloc_elems) if known, else >= 0
+//   m         [0, alloc_elems) if known; for a register fragment (local scope) below the
+//             registers per thread x elements per register; else >= 0
 //   other thread axes (warpid, wgid, bx.., cbx..) and P/F/Bank: >= 0
 struct AxisRange {
   std::int64_t lo = 0;

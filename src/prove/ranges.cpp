@@ -37,6 +37,14 @@ AxisRange range_for(Axis a, const CheckInput& in) {
     }
     case AxisId::m:
       if (in.alloc_elems) return {0, *in.alloc_elems, "allocated elements"};
+      if (in.scope == Scope::kLocal && ml.max_registers_per_thread) {
+        // A register fragment: m is the element slot inside one thread's registers.
+        const int bits = in.elem_bits ? in.elem_bits : 32;
+        const std::int64_t per_reg = bits >= 32 ? 1 : 32 / bits;
+        return {0, checked_mul(ml.max_registers_per_thread, per_reg, "register slots"),
+                fmt::format("{} registers per thread x {} element(s) per register", ml.max_registers_per_thread,
+                            per_reg)};
+      }
       break;
     default: break;
   }

@@ -4,12 +4,13 @@
 
 #include "tirx_verify/kernel/model.hpp"
 #include "tirx_verify/kernel/verify.hpp"
+#include "tirx_verify/layout/source_dir.hpp"
 
 namespace {
 
 void BM_CorpusRun(benchmark::State& st) {
   using namespace tirx::kernel;
-  const auto files = collect_model_files({std::filesystem::path(TIRX_REPO_DIR) / "models/kernels"});
+  const auto files = collect_model_files({std::filesystem::path(tirx::source_dir()) / "models/kernels"});
   std::vector<KernelModel> models;
   for (const auto& f : files) models.push_back(load_model(f));
   std::int64_t buffers = 0;

@@ -4,6 +4,7 @@
 
 #include <random>
 
+
 #include "hw_test_util.hpp"
 #include "tirx_verify/hw/banks.hpp"
 #include "tirx_verify/hw/swizzle.hpp"
@@ -101,9 +102,93 @@ TEST(H200Measured, SixteenByteAllOneAddressIsTwo) {
   EXPECT_EQ(wf(strided(16, 0, 256)), (WavefrontCount{2, 2}));
 }
 
-// --- The textbook model disagrees exactly on the last two ------------------------------
+// --- Patterns of the readback campaign (tests/golden/hw/h200_banks.json) that separate the
+// --- uniform-pair shortcut from other explanations -------------------------------------
 
-TEST(Banks, TextbookPhasesDifferOnlyOnTheWideBroadcasts) {
+SmemAccess from(int width, std::initializer_list<std::uint64_t> first, int period, bool store = false) {
+  // Thread t gets first[t % k] + period * (t / k), k = first.size(): repeated groups.
+  SmemAccess a;
+  a.width_bytes = width;
+  a.is_store = store;
+  std::vector<std::uint64_t> f(first);
+  for (int t = 0; t < 32; ++t) a.addresses.push_back(f[t % f.size()] + static_cast<std::uint64_t>(period) * (t / f.size()));
+  return a;
+}
+
+TEST(H200Measured, UniformPairLoadsMergePhases) {
+  EXPECT_EQ(wf(from(16, {0, 0}, 16)), (WavefrontCount{2, 2}));           // ld16 T(n)==T(n^1)
+  EXPECT_EQ(wf(from(16, {0, 16, 0, 16}, 32)), (WavefrontCount{2, 2}));   // ld16 T(n)==T(n^2)
+  EXPECT_EQ(wf(from(16, {0, 0, 0, 0}, 16)), (WavefrontCount{2, 2}));     // ld16 quads share a chunk
+  EXPECT_EQ(wf(from(8, {0, 0}, 8)), (WavefrontCount{1, 1}));             // ld8 T(n)==T(n^1)
+  EXPECT_EQ(wf(from(8, {0, 8, 0, 8}, 16)), (WavefrontCount{1, 1}));      // ld8 T(n)==T(n^2)
+  WavefrontCount c = wf(from(16, {0, 0}, 128));                          // pairs, 16 chunks in banks 0-3
+  EXPECT_EQ(c.wavefronts, 16);
+  EXPECT_EQ(c.excess(), 14);
+  c = wf(from(8, {0, 0}, 128));                                          // pairs, 16 words in banks 0-1
+  EXPECT_EQ(c.wavefronts, 16);
+  EXPECT_EQ(c.excess(), 15);
+}
+
+TEST(H200Measured, OtherRepeatsDoNotMerge) {
+  SmemAccess a = strided(16, 16);
+  for (int t = 0; t < 32; ++t) a.addresses[t] = 16 * ((t % 4) + 4 * (t / 8));  // T(n)==T(n^4)
+  EXPECT_EQ(wf(a), (WavefrontCount{4, 4}));
+  for (int t = 0; t < 32; ++t) a.addresses[t] = 16 * (t % 16);  // T(n)==T(n^16)
+  EXPECT_EQ(wf(a), (WavefrontCount{4, 4}));
+  for (int t = 0; t < 32; ++t) a.addresses[t] = 16 * (t % 8);  // all quarter-warps read one line
+  EXPECT_EQ(wf(a), (WavefrontCount{4, 4}));
+  const std::uint64_t x3[] = {0, 16, 16, 0};  // T(n)==T(n^3)
+  for (int t = 0; t < 32; ++t) a.addresses[t] = x3[t % 4] + 64 * (t / 4);
+  EXPECT_EQ(wf(a), (WavefrontCount{4, 4}));
+  SmemAccess h = strided(8, 8);
+  for (int t = 16; t < 32; ++t) h.addresses[t] = h.addresses[t - 16];  // ld8 T(n)==T(n^16)
+  EXPECT_EQ(wf(h), (WavefrontCount{2, 2}));
+  // Pairs everywhere but lane 31: no shortcut (the condition is warp-wide).
+  SmemAccess p = from(16, {0, 0}, 16);
+  p.addresses[31] = 256;
+  EXPECT_EQ(wf(p), (WavefrontCount{4, 4}));
+  SmemAccess q = from(8, {0, 0}, 8);
+  q.addresses[31] = 128;
+  EXPECT_EQ(wf(q), (WavefrontCount{2, 2}));
+  // One k for the whole warp: n^1 pairs in the first half, n^2 in the second: no shortcut.
+  SmemAccess mixed = from(16, {0, 0}, 16);
+  for (int t = 16; t < 32; ++t) mixed.addresses[t] = 128 + 16 * (((t - 16) / 4) * 2 + t % 2);
+  EXPECT_EQ(wf(mixed), (WavefrontCount{4, 4}));
+}
+
+TEST(H200Measured, InactivePartnersDoNotBreakTheShortcut) {
+  SmemAccess a = from(16, {0, 0}, 16);
+  a.active_mask = 0xFFFFFFFDu;  // lane 1 off
+  EXPECT_EQ(wf(a), (WavefrontCount{2, 2}));
+  // Even lanes only, contiguous: every pair is half inactive, so the phases merge — and the
+  // merged phase conflicts (lines 0 and 1 share banks): 4 wavefronts, 2 of them excess.
+  SmemAccess e = strided(16, 16);
+  e.active_mask = 0x55555555u;
+  EXPECT_EQ(wf(e), (WavefrontCount{4, 2}));
+  SmemAccess e8 = strided(8, 8);
+  e8.active_mask = 0x55555555u;
+  EXPECT_EQ(wf(e8), (WavefrontCount{2, 1}));
+}
+
+TEST(H200Measured, StoresNeverMerge) {
+  EXPECT_EQ(wf(from(16, {0}, 0, true)), (WavefrontCount{4, 4}));     // st16 broadcast
+  EXPECT_EQ(wf(from(16, {0, 0}, 16, true)), (WavefrontCount{4, 4})); // st16 pairs
+  EXPECT_EQ(wf(from(8, {0, 0}, 8, true)), (WavefrontCount{2, 2}));   // st8 pairs
+}
+
+TEST(H200Measured, LdmatrixRowsArePhasedPerMatrix) {
+  std::vector<std::uint64_t> same(32, 0);
+  EXPECT_EQ(ldmatrix_wavefronts(sm90(), same), (WavefrontCount{4, 4}));  // ldsm_x4_same_row
+  std::vector<std::uint64_t> rows64;
+  for (std::uint64_t i = 0; i < 32; ++i) rows64.push_back(64 * i);
+  WavefrontCount c = ldmatrix_wavefronts(sm90(), rows64);  // ldsm_x4_rows64_noswz
+  EXPECT_EQ(c.wavefronts, 16);
+  EXPECT_EQ(c.excess(), 12);
+}
+
+// --- The textbook model disagrees exactly on the uniform-pair loads --------------------
+
+TEST(Banks, TextbookPhasesDifferOnlyOnUniformPairLoads) {
   auto textbook = [](const SmemAccess& a) {
     return count_wavefronts_reference(sm90(), a, textbook_phase_threads(sm90(), a.width_bytes)).wavefronts;
   };
@@ -114,15 +199,17 @@ TEST(Banks, TextbookPhasesDifferOnlyOnTheWideBroadcasts) {
   EXPECT_EQ(textbook(strided(16, 0)), 4);
   EXPECT_EQ(textbook(strided(16, 16)), 4);
   EXPECT_EQ(textbook(strided(16, 128)), 32);
+  EXPECT_EQ(phase_threads(sm90(), strided(16, 0)), 16);
+  EXPECT_EQ(phase_threads(sm90(), strided(8, 0)), 32);
+  EXPECT_EQ(phase_threads(sm90(), strided(16, 16)), 8);
 }
 
-TEST(Banks, EightByteAccessesUnderTheCalibratedModel) {
-  EXPECT_EQ(wf(strided(8, 8)), (WavefrontCount{2, 2}));   // 256 contiguous bytes
-  EXPECT_EQ(wf(strided(8, 16)), (WavefrontCount{4, 2}));  // every other 8 bytes: 4 words per bank
-  // Threads 16..31 repeat threads 0..15: one 128-byte line, 1 wavefront (textbook: 2).
-  SmemAccess a = strided(8, 8);
-  for (int t = 16; t < 32; ++t) a.addresses[t] = a.addresses[t - 16];
-  EXPECT_EQ(wf(a), (WavefrontCount{1, 1}));
+TEST(Banks, EightByteAccessesUnderTheModel) {
+  EXPECT_EQ(wf(strided(8, 8)), (WavefrontCount{2, 2}));    // 256 contiguous bytes
+  EXPECT_EQ(wf(strided(8, 16)), (WavefrontCount{4, 2}));   // every other 8 bytes
+  EXPECT_EQ(wf(strided(8, 32)), (WavefrontCount{8, 2}));
+  EXPECT_EQ(wf(strided(8, 128)), (WavefrontCount{32, 2}));
+  EXPECT_EQ(wf(strided(8, 136)), (WavefrontCount{2, 2}));
 }
 
 TEST(Banks, InactiveThreadsRequestNothing) {
@@ -132,7 +219,9 @@ TEST(Banks, InactiveThreadsRequestNothing) {
   a.active_mask = 0;
   EXPECT_EQ(wf(a), (WavefrontCount{0, 0}));
   SmemAccess b = strided(16, 16);
-  b.active_mask = 0xFFFF0000u;  // second half-warp only: one phase of 256 bytes
+  b.active_mask = 0x000000FFu;  // first quarter-warp only (ld16_partial_q0): one phase
+  EXPECT_EQ(wf(b), (WavefrontCount{1, 1}));
+  b.active_mask = 0xFFFF0000u;  // second half-warp only: two phases of 128 bytes
   EXPECT_EQ(wf(b), (WavefrontCount{2, 2}));
 }
 
@@ -154,14 +243,20 @@ TEST(Banks, ModelMatchesBruteForceReferenceAndBounds) {
     int width = 4 << (iter % 3);
     SmemAccess a;
     a.width_bytes = width;
-    // Addresses from a small window so that collisions and broadcasts happen.
+    // Addresses from a small window so that collisions and broadcasts happen; every fourth
+    // access is made uniform-pair so the shortcut is exercised too.
     std::uint64_t window = 64u << (rng() % 6);
     for (int t = 0; t < 32; ++t) a.addresses.push_back((rng() % window) / width * width);
+    if (iter % 4 == 1)
+      for (int t = 0; t < 32; ++t) a.addresses[t] = a.addresses[t & ~(1 + (iter / 4) % 2)];
     a.active_mask = (iter % 5 == 0) ? rng() & 0xFFFFFFFFu : 0xFFFFFFFFu;
     for (const Target* tg : {&sm90(), &sm100()}) {
       WavefrontCount model = count_wavefronts(*tg, a);
-      WavefrontCount ref = count_wavefronts_reference(*tg, a, tg->wavefront.phase_threads.at(width));
+      WavefrontCount ref = count_wavefronts_reference(*tg, a, phase_threads(*tg, a));
       ASSERT_EQ(model, ref) << "iter " << iter;
+      a.is_store = true;  // a store never takes the shortcut: the textbook phases
+      ASSERT_EQ(count_wavefronts(*tg, a), count_wavefronts_reference(*tg, a, textbook_phase_threads(*tg, width)));
+      a.is_store = false;
       // A wavefront serves at most one word per bank: never below the ideal.
       ASSERT_GE(model.excess(), 0);
       // Merging phases never costs more than the textbook phases.
@@ -172,10 +267,15 @@ TEST(Banks, ModelMatchesBruteForceReferenceAndBounds) {
 }
 
 TEST(Banks, RecalibrationIsADataChange) {
-  // A target whose 16-byte phases are quarter-warps (the textbook) gives 4 for the broadcast.
+  // Without the shortcut in the target file the 16-byte broadcast costs the textbook 4.
   Target t = sm90();
-  t.wavefront.phase_threads[16] = 8;
+  t.wavefront.uniform_pair_widths.clear();
   EXPECT_EQ(count_wavefronts(t, strided(16, 0)).wavefronts, 4);
+  t = sm90();
+  t.wavefront.uniform_pair_xor = {16};
+  SmemAccess h = strided(8, 8);
+  for (int t2 = 16; t2 < 32; ++t2) h.addresses[t2] = h.addresses[t2 - 16];
+  EXPECT_EQ(count_wavefronts(t, h).wavefronts, 1);
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <set>
+#include <vector>
 
 #include "hw_test_util.hpp"
 
@@ -38,9 +40,11 @@ TEST(Target, Sm90aHasNoTmemButTheSameSmemModel) {
   EXPECT_FALSE(t.has_tma_swizzle("128B_ATOM_32B"));
   EXPECT_TRUE(t.has_tma_swizzle("128B"));
   EXPECT_EQ(t.wavefront.phase_threads.at(4), 32);
-  EXPECT_EQ(t.wavefront.phase_threads.at(8), 32);
-  EXPECT_EQ(t.wavefront.phase_threads.at(16), 16);
-  EXPECT_EQ(t.wavefront.ldmatrix_phase_rows, 16);
+  EXPECT_EQ(t.wavefront.phase_threads.at(8), 16);
+  EXPECT_EQ(t.wavefront.phase_threads.at(16), 8);
+  EXPECT_EQ(t.wavefront.uniform_pair_xor, (std::vector<int>{1, 2}));
+  EXPECT_EQ(t.wavefront.uniform_pair_widths, (std::set<int>{8, 16}));
+  EXPECT_EQ(t.wavefront.ldmatrix_phase_rows, 8);
   EXPECT_TRUE(throws_check([&] { t.require_tmem("tcgen05.ld"); }, "target.feature", {"tcgen05.ld", "sm_90a"}));
 }
 
@@ -54,7 +58,8 @@ TEST(Target, UnknownNameAndBadFiles) {
 TEST(Target, ValuesOutOfRangeAreRejected) {
   const char* base = R"({"name":"x","warp":{"size":32,"warps_per_warpgroup":4},
     "smem":{"bytes_per_cta":1024,"banks":BANKS,"bank_bytes":4,
-            "wavefront":{"phase_threads":{"4":32,"8":PT8,"16":16},"ldmatrix_phase_rows":16}},
+            "wavefront":{"phase_threads":{"4":32,"8":PT8,"16":8},"uniform_pair_xor":[1,2],
+                         "uniform_pair_widths":[8,16],"ldmatrix_phase_rows":8}},
     "tma":{"rank_max":5,"box_dim_max":256,"inner_box_bytes_multiple":16,"smem_dst_align_bytes":128,
            "swizzle_modes":["none"]},
     "tmem":null})";

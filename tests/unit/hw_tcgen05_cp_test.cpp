@@ -127,10 +127,50 @@ TEST(Tcgen05Cp, Errors) {
   EXPECT_TRUE(throws_check([] { parse_cp_shape("32x128b"); }, "tcgen05.shape", {".warpx4"}));
   EXPECT_TRUE(throws_check([] { parse_cp_shape("256x128b"); }, "tcgen05.shape", {"unknown"}));
   EXPECT_EQ(parse_cp_shape(".64x128b.warpx2::01_23"), CpShape::k64x128bWarpx2_01_23);
-  SmemDescriptor off = d;
-  off.base_offset = 3;
-  EXPECT_TRUE(throws_check([&] { tcgen05_cp(t, smem, CpShape::k128x128b, TmemAddress::make(0, 0), off); },
-                           "smem.descriptor", {"base offset"}));
+  SmemDescriptor abs = d;
+  abs.lbo_absolute = true;
+  EXPECT_TRUE(throws_check([&] { tcgen05_cp(t, smem, CpShape::k128x128b, TmemAddress::make(0, 0), abs); },
+                           "smem.descriptor", {"absolute LBO"}));
+}
+
+TEST(SmemDescriptor, CanonicalLayoutsAndTheBaseOffset) {
+  // fp16, 128B K-major: (mn, k) at swz(start + (mn/8) SBO + (mn%8) 128 + 2k).
+  SmemDescriptor k128{0, 16, 1024, 0, false, TmaSwizzle::k128B};
+  EXPECT_EQ(k128.element_address(1, 0, 2, false), 144u);
+  EXPECT_EQ(k128.element_address(9, 5, 2, false), 1024u + 128 + ((10u) ^ (1u << 4)));
+  k128.base_offset = 3;  // the pattern restarts 3 lines later: line 1 is phase (1 - 3) mod 8 = 6
+  EXPECT_EQ(k128.element_address(1, 0, 2, false), 224u);
+  EXPECT_TRUE(throws_check([&] { k128.element_address(0, 64, 2, false); }, "smem.descriptor", {"beyond"}));
+  // fp16, no swizzle, K-major: core matrices of 8 rows x 16 B, LBO between K chunks.
+  SmemDescriptor none{256, 128, 512, 0, false, TmaSwizzle::kNone};
+  EXPECT_EQ(none.element_address(10, 11, 2, false), 256u + 512 + 128 + 2 * 16 + 3 * 2);
+  // MN-major, no swizzle: T = 8 MN elements per 16-byte row, SBO between MN groups.
+  EXPECT_EQ(none.element_address(10, 11, 2, true), 256u + 512 + 2 * 2 + 128 + 3 * 16);
+  // MN-major 64B (PTX's worked example: Swizzle<2,4,3> o ((8,4,2),(8,2)):((1,8,256),(32,512))
+  // in fp16 elements with LBO = 512 B, SBO = 1024 B).
+  SmemDescriptor mn64{0, 512, 1024, 0, false, TmaSwizzle::k64B};
+  for (int mn = 0; mn < 64; ++mn)
+    for (int k = 0; k < 16; ++k) {
+      std::uint64_t elem = (mn % 8) + 8 * ((mn / 8) % 4) + 256 * (mn / 32) + 32 * (k % 8) + 512 * (k / 8);
+      std::uint64_t byte = 2 * elem;
+      ASSERT_EQ(mn64.element_address(mn, k, 2, true), byte ^ (((byte >> 7) & 3) << 4)) << mn << "," << k;
+    }
+}
+
+TEST(SmemDescriptor, HopperVariant) {
+  SmemDescriptor d{0x400, 128, 1024, 2, false, TmaSwizzle::k64B, DescriptorVariant::kHopper};
+  // start 0x40; LBO 8 << 16; SBO 64 << 32; base offset 2 << 49; mode 2 (64B) << 62.
+  EXPECT_EQ(d.encode(), 0x8004004000080040ull);
+  SmemDescriptor back = SmemDescriptor::decode(d.encode(), DescriptorVariant::kHopper);
+  EXPECT_EQ(back.swizzle, TmaSwizzle::k64B);
+  EXPECT_EQ(back.base_offset, 2);
+  EXPECT_EQ(back.sbo, 1024u);
+  EXPECT_EQ(SmemDescriptor::decode(0x4000000000000000ull, DescriptorVariant::kHopper).swizzle, TmaSwizzle::k128B);
+  EXPECT_EQ(SmemDescriptor::decode(0xC000000000000000ull, DescriptorVariant::kHopper).swizzle, TmaSwizzle::k32B);
+  EXPECT_TRUE(throws_check([] { SmemDescriptor::decode(std::uint64_t{1} << 46, DescriptorVariant::kHopper); },
+                           "smem.descriptor", {"must be 0"}));
+  SmemDescriptor atom{0, 0, 0, 0, false, TmaSwizzle::k128BAtom32B, DescriptorVariant::kHopper};
+  EXPECT_TRUE(throws_check([&] { atom.encode(); }, "smem.descriptor", {"wgmma"}));
 }
 
 TEST(SmemDescriptor, BitLayout) {

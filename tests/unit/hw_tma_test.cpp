@@ -89,9 +89,31 @@ TEST(Tma, MisalignedDestinationShiftsThePatternPhase) {
   EXPECT_FALSE(smem.is_written(dst + 1024));
 }
 
+TEST(Tma, BoxNarrowerThanTheSpanIsPaddedToIt) {
+  // 16 uint16 columns (32 bytes) with a 128B swizzle: rows sit 128 bytes apart, each row's 32
+  // bytes swizzled by its line, the other 96 bytes of each line untouched (H200 readback).
+  SharedMemory smem(sm90());
+  GlobalTensor g = probe_tensor();
+  TmaTileLoad l{{16, 8}, {8, 0}, TmaSwizzle::k128B, 0};
+  EXPECT_EQ(tma_box_row_pitch(g, l), 128);
+  EXPECT_EQ(tma_box_smem_bytes(g, l), 1024);
+  tma_tile_load(sm90(), g, l, smem);
+  for (std::uint64_t i = 0; i < 8; ++i)
+    for (std::uint64_t j = 0; j < 16; ++j) {
+      std::uint64_t a = 128 * i + 2 * j;
+      ASSERT_EQ(smem.read_u16(a ^ ((i & 7) << 4)), i * 64 + 8 + j) << i << "," << j;
+    }
+  int written = 0;
+  for (std::uint64_t a = 0; a < 1024; ++a) written += smem.is_written(a);
+  EXPECT_EQ(written, 8 * 32);
+  EXPECT_EQ(smem.read_u16(144), 64 + 8);      // row 1, col 0: chunk 0 of line 1 -> chunk 1
+  EXPECT_EQ(smem.read_u16(128), 64 + 8 + 8);  // row 1, col 8: chunk 1 -> chunk 0
+  EXPECT_FALSE(smem.is_written(160));         // chunks 2..7 of line 1: padding, untouched
+}
+
 TEST(Tma, OutOfBoundsElementsAreZeroFilled) {
   SharedMemory smem(sm90());
-  // Box starts 8 columns left of the tensor: the first 8 elements of each row are zeros.
+  // Box starts 8 columns (16 bytes) left of the tensor: the first 8 elements of each row are zeros.
   tma_tile_load(sm90(), probe_tensor(), TmaTileLoad{{64, 8}, {-8, 0}, TmaSwizzle::kNone, 0}, smem);
   for (std::uint64_t i = 0; i < 8; ++i) {
     for (std::uint64_t j = 0; j < 8; ++j) EXPECT_EQ(smem.read_u16((i * 64 + j) * 2), 0);
@@ -131,7 +153,8 @@ TEST(Tma, LegalityChecks) {
   auto load = [&](TmaTileLoad l) { tma_tile_load(sm90(), g, l, smem); };
   EXPECT_TRUE(throws_check([&] { load({{64, 8}, {0, 0}, TmaSwizzle::k64B, 0}); }, "tma.box",
                            {"128 bytes exceeds the 64B swizzle span"}));
-  EXPECT_TRUE(throws_check([&] { load({{16, 8}, {0, 0}, TmaSwizzle::k128B, 0}); }, "tma.box", {"not modelled"}));
+  EXPECT_TRUE(throws_check([&] { load({{64, 8}, {4, 0}, TmaSwizzle::kNone, 0}); }, "tma.box",
+                           {"inner start coordinate 4", "byte 8", "illegal instruction"}));
   EXPECT_TRUE(throws_check([&] { load({{4, 8}, {0, 0}, TmaSwizzle::kNone, 0}); }, "tma.box", {"multiple of 16"}));
   EXPECT_TRUE(throws_check([&] { load({{64, 8}, {0, 0}, TmaSwizzle::k128B, 64}); }, "tma.box", {"128-byte aligned"}));
   EXPECT_TRUE(throws_check([&] { load({{64, 257}, {0, 0}, TmaSwizzle::kNone, 0}); }, "tma.box", {"[1, 256]"}));

@@ -188,6 +188,13 @@ TEST(Scope, VerifyWellFormed) {
   EXPECT_TRUE(verify_well_formed(Layout(L("S[8:4@laneid] + R[4:1@laneid]"))));
   EXPECT_TRUE(verify_well_formed(Layout(L("S[(2,8,2,4,2):(2@warpid,4@laneid,1@warpid,1@laneid,1)]"))));
   EXPECT_TRUE(verify_well_formed(Layout(C(3, 3, 3, "S[512:1]"))));
+  // test_normalize_tile_layout case_fuse_axis: the inputs and expected outputs are well formed
+  for (const char* l : {"S[(2,2,8,2,2,4):(2@wgid,2@wid_in_wg,4@laneid,1@wgid,1@wid_in_wg,1@laneid)]",
+                        "S[(2,8,2,4):(2@warpid,4@laneid,1@warpid,1@laneid)]",
+                        "S[(2,2,8,4):(2@warpid,1@warpid,4@laneid,1@laneid)]",
+                        "S[(2,2,4,32):(2@wgid,1@wgid,32@tid_in_wg,1@tid_in_wg)]", "S[512:1@tx]",
+                        "S[(2,8,2,4):(64@tid_in_wg,4@tid_in_wg,32@tid_in_wg,1@tid_in_wg)]"})
+    EXPECT_TRUE(verify_well_formed(Layout(L(l)))) << l;
   EXPECT_THROW(verify_well_formed(Layout(L("S[(2,8,2,4,2):(2@wgid,4@laneid,1@wgid,1@laneid,1)]"))), InputError);
   EXPECT_THROW(verify_well_formed(Layout(C(3, 3, 2, "S[512:1]"))), InputError);  // S < B
 }

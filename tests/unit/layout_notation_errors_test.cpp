@@ -159,7 +159,9 @@ TEST(NotationErrors, UnboundParameterSuggestsParam) {
   EXPECT_EQ(e.check_id(), "layout.well-formed");
   EXPECT_EQ(e.pos(), at(text, "N"));
   EXPECT_EQ(e.message(), "unbound parameter 'N'");
-  EXPECT_NE(e.note().find("--param N=<value>"), std::string::npos) << e.note();
+  EXPECT_EQ(e.note(), "bind it with --param N=<value>");  // no axis suggestion for a one-letter name
+  const InputError near = parse_error("S[lanid:1]");
+  EXPECT_EQ(near.note(), "bind it with --param lanid=<value>; if an axis was meant: did you mean 'laneid'?");
   const std::string dotted = "S[(self.BLK_M, 4):(4, 1)]";
   const InputError d = parse_error(dotted);
   EXPECT_EQ(d.message(), "unbound parameter 'self.BLK_M'");

@@ -88,6 +88,13 @@ TEST(Tile, ShardLayouts) {
   EXPECT_LAYOUT_EQ(T("S[2:1@laneid]", "S[4:1@laneid]", {4}, {2}), Layout(L("S[8:1@laneid]")));
 }
 
+TEST(Tile, AllUnitInnerStillScalesTheOuterStride) {
+  // Found by the property test: the canonical inner S[1:1] + 1 keeps one (1,1) iter on m, so
+  // m is an inner axis with span 2 and the outer stride doubles (TVM's group keeps that unit
+  // iter for an extent-1 dimension and scales the same way).
+  EXPECT_LAYOUT_EQ(T("S[1:-4] + 1", "S[3:-4]", {3}, {1}), Layout(L("S[3:-8] + 1")));
+}
+
 TEST(Tile, InnerSpanIncludesReplicaAndOffset) {
   // The inner span on m is 1 + 3*1 + 1*4 (replica) + 2 (offset) = 10, so outer steps by 10.
   EXPECT_LAYOUT_EQ(T("S[4:1] + R[2:4] + 2", "S[3:1]", {3}, {4}), Layout(L("S[(3,4):(10,1)] + R[2:4] + 2")));

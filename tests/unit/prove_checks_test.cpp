@@ -97,7 +97,7 @@ TEST(Injective, SwizzleKeepsInjectivity) {
 }
 
 TEST(Injective, UndecidedPastTheLimit) {
-  auto in = input(TL({I(1 << 20, 1)}), Scope::kShared);
+  auto in = input(TL({I(1024, 1000), I(1024, 1)}), Scope::kShared);  // structural test fails: enumerate
   in.limits.max_enumeration_points = 1000;
   in.engine = Engine::kEnum;  // auto would decide this power-of-two layout with gf2
   const auto r = run("layout.injective", in);

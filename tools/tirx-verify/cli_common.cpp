@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tirx_verify/layout/error.hpp"
+#include "tirx_verify/layout/source_dir.hpp"
 #include "tirx_verify/report/report.hpp"
 
 namespace tirx::cli {
@@ -188,7 +189,7 @@ void apply_engine_options(const EngineOpts& o, prove::CheckInput& in) {
 
 std::string repo_root() {
   if (const char* r = std::getenv("TIRX_VERIFY_ROOT"); r && *r) return r;
-  return TIRX_SOURCE_DIR;
+  return std::string(source_dir());
 }
 
 int guarded(bool json, const std::string& input_text, const std::function<int()>& body) {

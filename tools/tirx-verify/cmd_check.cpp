@@ -25,6 +25,9 @@ struct Opts {
   std::string shape, dtype, scope = "unknown", target = "sm_100a", target_file;
   std::optional<std::int64_t> alloc_cols, alloc_elems;
   std::int64_t max_points = std::int64_t{1} << 28;
+  std::string access;
+  int access_bytes = 0;
+  std::optional<int> row_imm;
   bool json = false;
   std::vector<std::string> params;
   EngineOpts engine;
@@ -44,6 +47,18 @@ prove::CheckInput make_input(const Opts& o, const Env& env, const hw::Target& ta
   in.alloc_cols = o.alloc_cols;
   in.alloc_elems = o.alloc_elems;
   in.machine = kernel::machine_limits(target);
+  in.target = &target;
+  if (!o.access.empty()) {
+    in.access_text = o.access;
+    try {
+      in.access = parse_layout(o.access, parse_params(o.params));
+      in.access->validate();
+    } catch (const InputError& e) {
+      throw e.located(o.access, std::nullopt);
+    }
+  }
+  in.access_bytes = o.access_bytes;
+  in.row_imm = o.row_imm;
   in.limits.max_enumeration_points = o.max_points;
   apply_engine_options(o.engine, in);
   return in;
@@ -117,6 +132,11 @@ void register_check(CLI::App& app, int& exit_code) {
   cmd->add_option("--target", o->target, "Target name (models/targets/NAME.json)");
   cmd->add_option("--target-file", o->target_file, "Target description file");
   cmd->add_option("--max-points", o->max_points, "Enumeration limit (points); past it a check is undecided");
+  cmd->add_option("--access", o->access,
+                  "Register fragment layout of the threads that access this buffer (tmem.partition, tmem.datapath, "
+                  "smem.bank-conflicts)");
+  cmd->add_option("--access-bytes", o->access_bytes, "Shared memory: bytes per thread per access (4, 8 or 16)");
+  cmd->add_option("--row-imm", o->row_imm, "TMEM: the row immediate the compiler emitted (0 or 16), checked instead of the derived one");
   cmd->add_flag("--json", o->json, "JSON output");
   add_param_option(cmd, o->params);
   add_engine_options(cmd, o->engine);

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "cli_common.hpp"
+#include "cmd_sim.hpp"
 #include "commands.hpp"
 #include "tirx_verify/prove/check.hpp"
 
@@ -20,6 +21,7 @@ int main(int argc, char** argv) {
   register_check(app, exit_code);
   register_run(app, exit_code);
   register_equiv(app, exit_code);
+  register_sim(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,20 +1,37 @@
-// tirx_verify/hw/smem_descriptor.hpp — the 64-bit shared-memory matrix descriptor of tcgen05.
+// tirx_verify/hw/smem_descriptor.hpp — the 64-bit shared-memory matrix descriptor of wgmma and
+// tcgen05, and the canonical operand layouts it names.
 //
-// PTX ISA 9.1 §9.7.16.4.1 Table 40 (CUTLASS UMMA::SmemDescriptor). Address fields are in
-// 16-byte units: encode(x) = (x & 0x3FFFF) >> 4.
+// Address fields are in 16-byte units: encode(x) = (x & 0x3FFFF) >> 4.
+//
+// Blackwell tcgen05 (PTX ISA 9.1 §9.7.16.4.1 Table 40; CUTLASS UMMA::SmemDescriptor):
 //
 //   63 61 60     53 52 51 49 48 46 45        32 31 30 29        16 15 14 13         0
 //  +-----+---------+--+-----+-----+------------+-----+------------+-----+-------------+
 //  |swzl | 0       |lm|base | 001 | SBO >> 4   | 0   | LBO >> 4   | 0   | start >> 4  |
 //  +-----+---------+--+-----+-----+------------+-----+------------+-----+-------------+
 //   swizzle (3 bits): 0 none, 1 128B with 32-byte atoms, 2 128B, 4 64B, 6 32B (3,5,7 invalid)
-//   base: matrix base offset (pattern phase); lm: LBO mode (1 = absolute, sm_103a only)
+//   lm: LBO mode (1 = absolute address, sm_103a only; not modelled)
 //
-// The source matrix a descriptor names (K-major canonical layouts, PTX §9.7.16.3.3): R rows of
-// 16-byte chunks. Row r, chunk k sits at
-//   no swizzle:  start + (r / 8) * SBO + k * LBO + (r % 8) * 16     (8 x 16 B core matrices)
-//   S-byte swizzle (S = 32/64/128): swizzle(start + (r % 8) * S + (r / 8) * SBO + 16 k), 16k < S
-// with the swizzle applied to the absolute byte address (swizzle.hpp).
+// Hopper wgmma (PTX ISA 9.1 §9.7.15.5.1.2.2; CUTLASS GmmaDescriptor): the same address fields
+// and base offset (bits 49-51), bits 46-48 and 52-61 zero, a 2-bit mode in bits 62-63:
+// 0 none, 1 128B, 2 64B, 3 32B.
+//
+// Canonical layouts (PTX §9.7.16.3.3 / §9.7.15.5.1.2.1; spec §4.3), element (mn, k) of
+// e-byte elements, T = 16 / e elements per 16-byte row of a core matrix, S = swizzle span:
+//
+//   K-major,  none:  start + (mn/8) SBO + (k/T) LBO + (mn%8) 16 + (k%T) e
+//   K-major,  S:     swz(start + (mn/8) SBO + (mn%8) S + k e)                  k e < S
+//   MN-major, none:  start + (mn/T) SBO + (mn%T) e + (k/8) LBO + (k%8) 16
+//   MN-major, S:     swz(start + (mn/(S/e)) LBO + (mn%(S/e)) e + (k/8) SBO + (k%8) S)
+//
+// swz XORs the 16-byte chunk (bits 4..) with the 128-byte line index (bits 7..) of the
+// *absolute* shared-memory address, modulo S/16 lines; with a base offset b the line index is
+// counted from b: chunk ^= ((addr >> 7) - b) mod (S/16). That base-offset rule was measured
+// on the H200 (tests/golden/hw/h200_wgmma.json, 14 records) and is PTX's "base offset =
+// (pattern start >> 7) % 8"; for tcgen05 it is the same PTX text, not measured.
+//
+//   128B, start 0, base offset 0: (mn, k) = (1, 0) fp16 K-major -> 128 ^ (1 << 4) = 144
+//   128B, start 0, base offset 3: the same element -> 128 ^ (((1 - 3) mod 8) << 4) = 224
 #pragma once
 
 #include <cstdint>
@@ -23,25 +40,32 @@
 
 namespace tirx::hw {
 
+enum class DescriptorVariant { kHopper, kBlackwell };
+
 struct SmemDescriptor {
   std::uint32_t start_address = 0;  // bytes, 16-byte aligned, < 2^18
   std::uint32_t lbo = 0;            // leading-dimension byte offset, 16-byte aligned, < 2^18
   std::uint32_t sbo = 0;            // stride-dimension byte offset, 16-byte aligned, < 2^18
   int base_offset = 0;              // 3 bits
-  bool lbo_absolute = false;        // bit 52
-  TmaSwizzle swizzle = TmaSwizzle::kNone;  // none, 32B, 64B, 128B, 128B_ATOM_32B
+  bool lbo_absolute = false;        // bit 52 (Blackwell only)
+  TmaSwizzle swizzle = TmaSwizzle::kNone;  // none, 32B, 64B, 128B, 128B_ATOM_32B (Blackwell)
+  DescriptorVariant variant = DescriptorVariant::kBlackwell;
 
   // Throws InputError("smem.descriptor"): unaligned or too large address fields, a swizzle
-  // mode the descriptor cannot express (128B_ATOM_64B), base_offset outside [0, 8).
+  // mode the variant cannot express, base_offset outside [0, 8), lbo_absolute on Hopper.
   std::uint64_t encode() const;
-  // Throws InputError("smem.descriptor"): version bits 46..48 not 0b001, reserved swizzle
-  // code, non-zero reserved bits.
-  static SmemDescriptor decode(std::uint64_t bits);
+  // Throws InputError("smem.descriptor"): Blackwell version bits 46..48 not 0b001, Hopper
+  // bits 46..48 not 0, a reserved swizzle code, non-zero reserved bits.
+  static SmemDescriptor decode(std::uint64_t bits, DescriptorVariant variant = DescriptorVariant::kBlackwell);
 
-  // Byte address of 16-byte chunk `chunk` of row `row` (formula above). Throws
-  // InputError("smem.descriptor") for what is not modelled: a non-zero base offset, the
-  // absolute LBO mode, 128B_ATOM_32B (MN-major only), a chunk beyond the swizzle span.
-  std::uint64_t chunk_address(int row, int chunk) const;
+  // Byte address of operand element (mn, k) of elem_bytes-byte elements (formulas above).
+  // Throws InputError("smem.descriptor") for what is not modelled: the absolute LBO mode,
+  // 128B_ATOM_32B (its MN-major K stride is unstated), K-major k beyond the swizzle span,
+  // elem_bytes not 1, 2, 4 or 8, negative indices.
+  std::uint64_t element_address(int mn, int k, int elem_bytes, bool mn_major) const;
+
+  // tcgen05.cp source: byte address of 16-byte chunk `chunk` of row `row` (K-major bytes).
+  std::uint64_t chunk_address(int row, int chunk) const { return element_address(row, 16 * chunk, 1, false); }
 };
 
 }  // namespace tirx::hw

@@ -6,11 +6,15 @@
 //   group  field                        sm_90a   sm_100a   used by
 //   warp   size                         32       32        every warp-wide instruction
 //          warps_per_warpgroup          4        4         TMEM sub-partitions, wgmma
+//          max_threads_per_cta          1024     1024      layout.bounds (tx)
+//          max_registers_per_thread     255      255       layout.bounds (register fragments)
 //   smem   bytes_per_cta                232448   232448    SharedMemory bounds
 //          banks x bank_bytes           32 x 4   32 x 4    bank(), wavefronts
-//          wavefront.phase_threads      {4:32, 8:32, 16:16} threads served per phase, by
-//                                                          access width (calibrated, banks.hpp)
-//          wavefront.ldmatrix_phase_rows 16      16        ldmatrix row addresses per phase
+//          wavefront.phase_threads      {4:32, 8:16, 16:8} threads served per phase, by
+//                                                          access width (banks.hpp)
+//          wavefront.uniform_pair_xor   [1, 2]   [1, 2]    pair masks of the load shortcut
+//          wavefront.uniform_pair_widths [8, 16] [8, 16]   widths the shortcut applies to
+//          wavefront.ldmatrix_phase_rows 8       8         ldmatrix row addresses per phase
 //   tma    rank_max, box_dim_max, ...   5, 256   5, 256    tma.hpp legality
 //          swizzle_modes                4 modes  6 modes   which CUtensorMapSwizzle exist
 //   tmem   lanes x columns              -        128 x 512 Tmem, tcgen05.*
@@ -20,12 +24,13 @@
 // throws InputError("target.feature").
 //
 // Files are found (find_target_file) under $TIRX_VERIFY_ROOT/models/targets/ when that
-// variable is set, else under <source dir>/models/targets/ (TIRX_SOURCE_DIR).
+// variable is set, else under <source dir>/models/targets/ (tirx::source_dir(), see layout/source_dir.hpp).
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,9 +50,12 @@ struct TmemGeometry {
 // Parameters of the shared-memory wavefront model (banks.hpp explains the model).
 struct WavefrontModel {
   // Threads whose requests one phase serves together, keyed by access width in bytes
-  // (4, 8, 16). The textbook model is {4:32, 8:16, 16:8}; the H200 calibration is
-  // {4:32, 8:32, 16:16}.
+  // (4, 8, 16): {4:32, 8:16, 16:8}, one phase per 128 requested bytes.
   std::map<int, int> phase_threads;
+  // Loads of these widths whose addresses satisfy T(n) == T(n ^ k) for all n, for one k in
+  // uniform_pair_xor, take phases twice as large (banks.hpp step 2).
+  std::vector<int> uniform_pair_xor;
+  std::set<int> uniform_pair_widths;
   int ldmatrix_phase_rows = 0;  // row addresses of ldmatrix/stmatrix served per phase
   std::string calibration;      // where the numbers come from (free text)
 };
@@ -56,6 +64,8 @@ struct Target {
   std::string name;  // "sm_90a", "sm_100a"
   int warp_size = 0;
   int warps_per_warpgroup = 0;
+  int max_threads_per_cta = 0;       // CUDA Programming Guide, compute capabilities table: 1024
+  int max_registers_per_thread = 0;  // CUDA Programming Guide, compute capabilities table: 255
 
   std::int64_t smem_bytes_per_cta = 0;
   int banks = 0;

@@ -6,8 +6,10 @@
 //   1. The box (box[0] x box[1] x ... elements, dim 0 innermost) is read from the global
 //      tensor starting at element coordinates `coords` (may be negative or run past the
 //      end: those elements are filled with zeros, OOB_FILL_NONE).
-//   2. It is laid out densely in shared memory, dim 0 fastest: element (e0, e1, ...) has the
-//      linear byte offset o = (e0 + box0 * (e1 + box1 * (e2 + ...))) * elem_bytes.
+//   2. It is laid out in shared memory dim 0 fastest, one box row (dim 0) after the other at
+//      a row pitch of max(box0 * elem_bytes, swizzle span): element (e0, e1, ...) has the byte
+//      offset o = (e1 + box1 * (e2 + ...)) * pitch + e0 * elem_bytes. A swizzled box narrower
+//      than its span leaves the rest of each span-wide row untouched (H200 readback).
 //   3. Each 16-byte chunk lands at swizzle(dst + o) — the swizzle of the *absolute* address
 //      (swizzle.hpp), so a destination that is not period-aligned shifts the pattern phase
 //      (PTX "base offset" (dst / 128) % 8 for 128B).
@@ -19,12 +21,14 @@
 // Checked (InputError "tma.box" unless noted): rank in [1, rank_max]; element size 1, 2, 4
 // or 8 bytes; dims >= 1; every global stride (dims 1..) a multiple of 16 bytes and at least
 // the extent of the dimension below; box[i] in [1, box_dim_max]; box[0] * elem_bytes a
-// multiple of 16; with a swizzle box[0] * elem_bytes <= the swizzle span (cuda.h);
+// multiple of 16; with a swizzle box[0] * elem_bytes <= the swizzle span (cuda.h); the
+// box's inner start coordinate * elem_bytes a multiple of 16 (the H200 faults otherwise);
 // swizzle mode offered by the target (swizzle.legal); dst aligned to smem_dst_align_bytes
 // (128); the written range inside shared memory (smem.access).
-// Not modelled, rejected with tma.box: a swizzled box whose inner extent is *smaller* than
-// the span (whether rows are then padded to the span is unverified; the H200 probe used
-// inner extent = span).
+//
+// Evidence: the H200 readback tests/golden/hw/h200_tma.json (321 cases: element sizes 1-8,
+// every swizzle mode, boxes narrower than the span, out-of-bounds origins, misaligned
+// destinations and origins) is reproduced case by case (hw_readback_replay_test.cpp).
 #pragma once
 
 #include <cstdint>
@@ -57,6 +61,11 @@ struct TmaElementPlacement {
   std::uint64_t smem_address = 0;       // first byte of the element in shared memory
   bool out_of_bounds = false;           // zero-filled
 };
+
+// Bytes between consecutive box rows in shared memory: max(box[0] * elem_bytes, span).
+std::int64_t tma_box_row_pitch(const GlobalTensor& tensor, const TmaTileLoad& load);
+// Bytes the box occupies from the destination (rows x pitch, padding included).
+std::int64_t tma_box_smem_bytes(const GlobalTensor& tensor, const TmaTileLoad& load);
 
 // Every element of the box, dim 0 fastest, with its shared-memory address.
 // Throws the checks listed above (except the shared-memory bounds).

@@ -1,12 +1,15 @@
 // tirx_verify/layout/arch.hpp — the few hardware sizes the layout factories are built from.
 //
 // The layout model itself is hardware-agnostic; only the factories (TVM's helpers that build
-// TMEM, register-fragment and shared-memory layouts for Blackwell) bake in GPU geometry. Every
-// such number lives here, once, with its PTX ISA 9.1 section, so `src/layout/factories_*.cpp`
-// never spells 32, 128 or 16 directly. The `hw` module reads the same constants.
+// TMEM, register-fragment and shared-memory layouts for Blackwell) and the CUDA thread-axis
+// fusion bake in GPU geometry, exactly as TVM's Python helpers do. Every such number lives
+// here, once, with its PTX ISA 9.1 section, so `src/layout/*.cpp` never spells 32, 128 or 16
+// directly. These are compile-time facts of the layouts TVM builds (sm_100a geometry); the
+// simulator in `hw` reads its sizes from models/targets/*.json instead (hw/target.hpp), and
+// the two must agree for sm_100a.
 //
 //   quantity                          value  source
-//   threads per warp                   32    PTX ISA 9.1 §10.1 (%laneid is 0..WARP_SZ-1)
+//   threads per warp                   32    PTX ISA 9.1 "Special Registers: %laneid" (0..WARP_SZ-1)
 //   warps per warpgroup                 4    PTX ISA 9.1 §9.7.15.1 "Warpgroup"
 //   TMEM lanes                        128    PTX ISA 9.1 §9.7.16.1 "Tensor Memory"
 //   TMEM columns (32-bit cells)       512    PTX ISA 9.1 §9.7.16.1

@@ -14,12 +14,16 @@
 //                    wg_local_layout(16), sf_tmem_layout(...), sf_smem_layout(...), ...
 //   method chains    <layout>.tile(<outer>, (8,4), (8,64)), .unpack(4), .pack(2),
 //                    .broadcast(8), .canonicalize(), .storage(), .slice(shape, region)
+//   old TVM form     ComposeLayout(SwizzleLayout(3, 3, 3, swizzle_inner=True), TileLayout(...)),
+//                    SwizzleLayout(3, 3, 3) alone = a bare swizzle over S[512:1]
 // Integer positions accept arithmetic (+ - * // %) over literals and parameter names; a
-// parameter must be bound in the Env (e.g. from --param N=128), else it is an error.
+// parameter (also a dotted one such as self.BLK_K) must be bound in the Env (e.g. from
+// --param N=128), else it is an error naming every unbound parameter.
+// The user guide with the grammar and every error kind is docs/notation.md.
 //
-// Deliberate differences from TVM (docs/semantics-differences.md): a stride list whose length
-// differs from the extent list is an error (TVM silently drops extents); unknown axis names
-// are errors; zero or negative extents are errors.
+// Deliberate differences from TVM (docs/notation.md "Stricter than TVM"): a stride list whose
+// length differs from the extent list is an error (TVM silently drops extents); unknown axis
+// names are errors; zero or negative extents are errors; int64 overflow is an error.
 //
 // Errors: InputError with id "layout.syntax" (does not parse) or "layout.well-formed" (parses
 // but is not a valid layout), text = the input, pos = byte offset of the offending token.

@@ -21,6 +21,10 @@
 
 #include "tirx_verify/layout/layout.hpp"
 
+namespace tirx::hw {
+struct Target;
+}
+
 namespace tirx::prove {
 
 enum class Status { kPass, kFail, kUndecided, kNotApplicable };
@@ -44,6 +48,7 @@ struct MachineLimits {
   std::int64_t tmem_lanes = 0;          // TLane < this (0: no TMEM on the target)
   std::int64_t tmem_columns = 0;        // 32-bit columns per CTA
   std::int64_t tmem_alloc_min_columns = 0;
+  std::int64_t max_registers_per_thread = 0;  // 32-bit registers one thread can hold (0: unchecked)
 };
 
 // The proof engines (src/prove). Each decides a property exactly or says it cannot:
@@ -81,11 +86,19 @@ struct CheckInput {
   std::optional<std::int64_t> alloc_cols;    // TMEM allocation, 32-bit columns
   std::optional<std::int64_t> alloc_elems;   // memory allocation on m, in elements
   MachineLimits machine;
+  const hw::Target* target = nullptr;  // the full target description, for simulating instructions
   EngineLimits limits;
   Engine engine = Engine::kAuto;  // which engine decides; a forced engine that cannot -> undecided
   bool cross_check = false;       // run every applicable engine; disagreement -> fail naming them
   std::optional<Layout> other;    // layout.equivalent: the layout to compare with (n/a when absent)
   std::string other_text;         // `other` as written (for messages)
+  // An access to this buffer, for the checks that need one (tmem.partition, tmem.datapath,
+  // smem.bank-conflicts): the register fragment layout of the threads that read or write the
+  // buffer, over the same logical elements (thread axes + m = register slot in elements).
+  std::optional<Layout> access;
+  std::string access_text;
+  int access_bytes = 0;            // shared memory: bytes per thread per instruction (4, 8, 16)
+  std::optional<int> row_imm;      // tmem: the emitted PTX row immediate to check instead of the derived one
 };
 
 struct CheckResult {

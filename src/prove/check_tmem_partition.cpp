@@ -1,0 +1,75 @@
+// tmem.partition — every element a warp holds in its registers lies in that warp's TMEM
+// lane sub-partition, so the warp can reach it with tcgen05.ld/st.
+//
+// PTX ISA 9.1 §9.7.16.8.1 "Access restrictions": warp w of a warpgroup (w = warp id % 4) may
+// access TMEM lanes [32w, 32w + 31] only. Given the TMEM buffer layout and the register fragment
+// that reads or writes it (--access), each logical element e is held by thread t = frag(e) of
+// warp w = (t / warp_size) % warps_per_warpgroup and stored at lane TLane(e) (any replica copy
+// will do for a read). Witness: the element, its thread and warp, the lanes of its copies and
+// the lanes that warp may reach.
+#include <fmt/format.h>
+
+#include "checks_internal.hpp"
+#include "fragment.hpp"
+#include "tirx_verify/layout/error.hpp"
+
+namespace tirx::prove {
+
+CheckResult check_tmem_partition(const CheckInput& in) {
+  CheckResult res;
+  res.id = "tmem.partition";
+  res.engine = "enum";
+  if (in.scope != Scope::kTmem || !in.access) {
+    res.status = Status::kNotApplicable;
+    res.message = in.scope != Scope::kTmem ? "not a tmem buffer" : "no --access fragment given";
+    return res;
+  }
+  const MachineLimits& ml = in.machine;
+  if (!ml.tmem_lanes || !ml.warps_per_warpgroup) {
+    res.status = Status::kNotApplicable;
+    res.message = "the target has no tensor memory";
+    return res;
+  }
+  const std::int64_t n = in.layout.size();
+  if (in.access->size() != n)
+    throw InputError("layout.well-formed",
+                     fmt::format("--access fragment has {} elements, the TMEM buffer {}", in.access->size(), n));
+  if (n > in.limits.max_enumeration_points) {
+    res.status = Status::kUndecided;
+    res.message = fmt::format("enumeration limit: {} elements exceed max_enumeration_points={}", n,
+                              in.limits.max_enumeration_points);
+    return res;
+  }
+  const std::int64_t part = ml.tmem_lanes / ml.warps_per_warpgroup;
+  const TileLayout& tl = in.layout.tile();
+  for (std::int64_t e = 0; e < n; ++e) {
+    const FragmentSlot f = fragment_slot(in.access->apply(e), ml);
+    const std::int64_t warp = (f.thread / ml.warp_size) % ml.warps_per_warpgroup;
+    const auto images = tl.replica_images(tl.split(e));
+    bool ok = false;
+    nlohmann::json lanes = nlohmann::json::array();
+    for (const Coord& c : images) {
+      const std::int64_t lane = c.get(AxisId::TLane);
+      lanes.push_back(lane);
+      if (lane >= part * warp && lane < part * (warp + 1)) ok = true;
+    }
+    if (!ok) {
+      res.status = Status::kFail;
+      res.witness = {{"element", point_json(in, e, 0)},
+                     {"thread", f.thread},
+                     {"warp", warp},
+                     {"lanes", lanes},
+                     {"allowed", {part * warp, part * (warp + 1) - 1}}};
+      res.message = fmt::format("element {} is held by thread {} (warp {} of its warpgroup) but lives in TMEM lane "
+                                "{}; warp {} may only access lanes {}..{}",
+                                nlohmann::json(logical_coord(e, in.shape)).dump(), f.thread, warp, lanes.dump(), warp,
+                                part * warp, part * (warp + 1) - 1);
+      return res;
+    }
+  }
+  res.status = Status::kPass;
+  res.message = fmt::format("all {} elements lie in the sub-partition of the warp that holds them", n);
+  return res;
+}
+
+}  // namespace tirx::prove
