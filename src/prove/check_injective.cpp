@@ -120,7 +120,10 @@ CheckResult check_injective(const CheckInput& in) {
     if (r.status == Status::kFail && r.message.find("ENGINES DISAGREE") == std::string::npos) {
       r.message = fmt::format("ENGINES DISAGREE on layout.injective: structural pass ({}); {} fail ({})",
                               structural_message, r.engine, r.message);
-      r.witness = {{"engines", {{{"engine", "structural"}, {"status", "pass"}}, {{"engine", r.engine}, {"status", "fail"}, {"witness", r.witness}}}}}};
+      nlohmann::json engines_json = nlohmann::json::array();
+      engines_json.push_back({{"engine", "structural"}, {"status", "pass"}});
+      engines_json.push_back({{"engine", r.engine}, {"status", "fail"}, {"witness", r.witness}});
+      r.witness = {{"engines", engines_json}};
     } else if (r.status == Status::kPass) {
       r.engine = "structural+" + r.engine;
       r.message += " [structural: pass]";

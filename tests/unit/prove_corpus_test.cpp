@@ -19,6 +19,7 @@
 #include "tirx_verify/layout/factories.hpp"
 #include "tirx_verify/layout/sweep.hpp"
 #include "tirx_verify/layout/notation.hpp"
+#include "tirx_verify/layout/source_dir.hpp"
 #include "tirx_verify/prove/check.hpp"
 
 namespace tirx::prove {
@@ -69,7 +70,7 @@ void cross_check(const CheckInput& base, const std::string& what, Tally& t) {
 }
 
 TEST(Corpus, EnginesAgreeOnEveryKernelModelBuffer) {
-  const std::filesystem::path dir = std::filesystem::path(TIRX_SOURCE_DIR) / "models" / "kernels";
+  const std::filesystem::path dir = std::filesystem::path(std::string(tirx::source_dir())) / "models" / "kernels";
   const hw::Target target = hw::load_target("sm_100a");
   std::set<std::tuple<std::string, std::string, std::string, std::int64_t>> seen;
   Tally t;

@@ -24,21 +24,26 @@ TEST(Dispatch, EngineNames) {
 }
 
 TEST(Dispatch, AutoPicksTheCheapestEngineThatDecides) {
-  // Power-of-two and carry-free: gf2.
-  EXPECT_EQ(check_injective(input(TL({I(64, 64), I(64, 1)}))).engine, "gf2");
-  // Not power-of-two, below the crossover: enumeration.
-  CheckInput in = input(TL({I(60, 64), I(60, 1)}));
-  EXPECT_EQ(check_injective(in).engine, "enum");
+  // Strides that clear each other's reach: the structural condition proves it in O(iters).
+  EXPECT_EQ(check_injective(input(TL({I(60, 64), I(60, 1)}))).engine, "structural");
+  // Power-of-two and carry-free (a collision through a stride-0 replica): gf2.
+  EXPECT_EQ(check_injective(input(TL({I(8, 1)}, {I(2, 0)}))).engine, "gf2");
+  // Not power-of-two, below the crossover: enumeration (3600 points, rows overlapping by one).
+  CheckInput in = input(TL({I(60, 59), I(60, 1)}));
+  const CheckResult e = check_injective(in);
+  EXPECT_EQ(e.engine, "enum");
+  EXPECT_EQ(e.status, Status::kFail);
   // Above the crossover (lowered here): Z3.
   in.limits.enum_crossover_points = 100;
   const CheckResult z = check_injective(in);
   EXPECT_EQ(z.engine, "z3");
-  EXPECT_EQ(z.status, Status::kPass);
+  EXPECT_EQ(z.status, Status::kFail);
   // Z3 out of budget: auto falls back to enumeration when the sweep fits.
   in.limits.z3_timeout_ms = 0;
   const CheckResult f = check_injective(in);
   EXPECT_EQ(f.engine, "enum");
-  EXPECT_EQ(f.status, Status::kPass);
+  EXPECT_EQ(f.status, Status::kFail);
+  EXPECT_EQ(f.witness, e.witness);
   // Nothing fits: undecided, naming every engine's reason.
   in.limits.max_enumeration_points = 10;
   const CheckResult u = check_injective(in);
@@ -46,6 +51,14 @@ TEST(Dispatch, AutoPicksTheCheapestEngineThatDecides) {
   EXPECT_NE(u.message.find("gf2: shard iter 1 has extent 60"), std::string::npos) << u.message;
   EXPECT_NE(u.message.find("z3 timeout"), std::string::npos) << u.message;
   EXPECT_NE(u.message.find("max_enumeration_points=10"), std::string::npos) << u.message;
+}
+
+TEST(Dispatch, CrossCheckComparesTheStructuralVerdictToo) {
+  CheckInput in = input(TL({I(60, 64), I(60, 1)}));
+  in.cross_check = true;
+  const CheckResult r = check_injective(in);
+  EXPECT_EQ(r.status, Status::kPass);
+  EXPECT_EQ(r.engine, "structural+enum+z3");
 }
 
 TEST(Dispatch, BoundsAutoUsesIntervalsAndAnEngineForTheSwizzle) {
