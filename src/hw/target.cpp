@@ -75,9 +75,12 @@ Target parse_target(std::string_view json_text, std::string_view origin) {
   const json& warp = field(j, origin, "", "warp");
   t.warp_size = static_cast<int>(int_field(warp, origin, "warp.", "size", 1, 64));
   t.warps_per_warpgroup = static_cast<int>(int_field(warp, origin, "warp.", "warps_per_warpgroup", 1, 64));
-  t.max_threads_per_cta = static_cast<int>(int_field(warp, origin, "warp.", "max_threads_per_cta", 1, 1 << 16));
-  t.max_registers_per_thread =
-      static_cast<int>(int_field(warp, origin, "warp.", "max_registers_per_thread", 1, 1 << 16));
+  // Optional (0 = not checked): older target files and minimal test targets omit them.
+  if (warp.contains("max_threads_per_cta"))
+    t.max_threads_per_cta = static_cast<int>(int_field(warp, origin, "warp.", "max_threads_per_cta", 1, 1 << 16));
+  if (warp.contains("max_registers_per_thread"))
+    t.max_registers_per_thread =
+        static_cast<int>(int_field(warp, origin, "warp.", "max_registers_per_thread", 1, 1 << 16));
 
   const json& smem = field(j, origin, "", "smem");
   t.smem_bytes_per_cta = int_field(smem, origin, "smem.", "bytes_per_cta", 1, std::int64_t{1} << 32);

@@ -8,7 +8,9 @@ Each file under tests/cli/cases/ is a JSON list of cases:
    "stdout_contains": ["..."],             # optional substrings of stdout
    "stderr_contains": ["..."]}             # optional substrings of stderr
 "stdout_json" matches recursively: every key of an expected object must be present with a
-matching value; lists must have the same length and match element by element. "{ROOT}" in an
+matching value; lists must have the same length and match element by element, except lists of
+objects with an "id" (check results), where each expected entry is found by its id (in order) and
+entries the case does not name are ignored. "{ROOT}" in an
 argument is replaced by the repository root. A new bug report becomes a test by adding a case.
 Prints "N passed, M failed" and exits non-zero on any failure.
 """
@@ -27,6 +29,23 @@ def matches(expected, actual, path="$"):
             if k not in actual:
                 return f"{path}.{k}: missing"
             err = matches(v, actual[k], f"{path}.{k}")
+            if err:
+                return err
+        return None
+    if (isinstance(expected, list) and expected and all(isinstance(e, dict) and "id" in e for e in expected)
+            and isinstance(actual, list) and all(isinstance(a, dict) and "id" in a for a in actual)):
+        # A list of results keyed by "id" (check results): match each expected entry by id, in
+        # order, ignoring entries the case does not mention (new checks must not break cases).
+        by_id = {a["id"]: a for a in actual}
+        order = [a["id"] for a in actual]
+        last = -1
+        for e in expected:
+            if e["id"] not in by_id:
+                return f"{path}: no entry with id {e['id']!r} (have {order})"
+            if order.index(e["id"]) < last:
+                return f"{path}: entry {e['id']!r} out of order"
+            last = order.index(e["id"])
+            err = matches(e, by_id[e["id"]], f"{path}[id={e['id']}]")
             if err:
                 return err
         return None
