@@ -186,7 +186,8 @@ LinearizeOptions bound_options(const BoundTarget& t) {
   LinearizeOptions o;
   o.axes = {t.axis};
   o.swizzle = t.swizzled;
-  o.skip_unmodeled = true;
+  o.skip_unmodeled = true;       // digits on other axes do not move this one
+  o.zero_stride_shard = false;   // nor do broadcast digits
   return o;
 }
 

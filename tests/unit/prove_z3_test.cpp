@@ -14,7 +14,7 @@ namespace {
 using namespace tirx::test;
 
 TEST(Z3, TermWidthCoversEveryValueWithHeadroom) {
-  // Layout D: the flat index reaches 65535 (17 bits with the sign) + 2 headroom... = 19.
+  // Layout D: values up to the size 65536 (17 bits) + sign and headroom = 19.
   EXPECT_EQ(z3engine::term_width(TL({I(128, 1, "TLane"), I(512, 1, "TCol")})), 19u);
   // A range limit of 2^40 must be representable too.
   EXPECT_EQ(z3engine::term_width(TL({I(8, 1)}), std::int64_t{1} << 40), 43u);

@@ -54,9 +54,11 @@ struct MachineLimits {
 // The proof engines (src/prove). Each decides a property exactly or says it cannot:
 //   enum : odometer sweep over every (element, replica) point      any concrete layout, cost ~ points
 //   gf2  : row reduction over the digit bits                        power-of-two, carry-free layouts, ~us
-//   z3   : bit-vector SMT query for a counterexample                any concrete layout, cost ~ structure
-// kAuto picks the cheapest engine that can decide (gf2 if it applies, enum below
-// EngineLimits::enum_crossover_points, else z3; enum again if z3 hits a limit and the sweep fits).
+//   z3   : SMT query for a counterexample (integers; bit-vectors    any concrete layout, ~0.5-3 ms
+//          when swizzled)
+// kAuto picks the cheapest engine that can decide (the O(iters) structural / interval shortcuts
+// first, then gf2 if it applies, enum up to EngineLimits::enum_crossover_points, else z3; enum
+// again if z3 hits a limit and the sweep fits). See docs/checks.md "Proof engines".
 enum class Engine { kAuto, kEnum, kGf2, kZ3 };
 std::string_view engine_name(Engine e);   // "auto", "enum", "gf2", "z3"
 Engine parse_engine(std::string_view s);  // the names above; throws InputError("cli.usage")
