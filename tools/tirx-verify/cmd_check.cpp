@@ -42,7 +42,7 @@ int run_check(const Opts& o) {
   in.alloc_cols = o.alloc_cols;
   in.alloc_elems = o.alloc_elems;
   const hw::Target target = o.target_file.empty() ? hw::load_target(o.target) : hw::load_target_file(o.target_file);
-  in.machine = kernel::machine_limits(target);
+  in.machine = prove::machine_limits(target);
   in.target = &target;
   if (!o.access.empty()) {
     in.access_text = o.access;

@@ -51,6 +51,9 @@ struct MachineLimits {
   std::int64_t max_registers_per_thread = 0;  // 32-bit registers one thread can hold (0: unchecked)
 };
 
+// The limits a target description imposes (warp size, TMEM geometry, register budget, ...).
+MachineLimits machine_limits(const hw::Target& t);
+
 // Proof-engine limits. Hitting one answers "undecided" naming the limit, never a guess.
 struct EngineLimits {
   std::int64_t max_enumeration_points = std::int64_t{1} << 28;
