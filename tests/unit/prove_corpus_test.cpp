@@ -25,18 +25,6 @@
 namespace tirx::prove {
 namespace {
 
-MachineLimits limits_of(const hw::Target& t) {
-  MachineLimits m;
-  m.warp_size = t.warp_size;
-  m.warps_per_warpgroup = t.warps_per_warpgroup;
-  if (t.tmem) {
-    m.tmem_lanes = t.tmem->lanes;
-    m.tmem_columns = t.tmem->columns;
-    m.tmem_alloc_min_columns = t.tmem->alloc_min_columns;
-  }
-  return m;
-}
-
 struct Tally {
   int runs = 0, all_three = 0, two = 0, single = 0;
   std::set<std::string> statuses;
@@ -94,7 +82,7 @@ TEST(Corpus, EnginesAgreeOnEveryKernelModelBuffer) {
       in.elem_bits = dtype.empty() ? 0 : DType::parse(dtype).bits;
       in.dtype = dtype;
       if (cols) in.alloc_cols = cols;
-      in.machine = limits_of(target);
+      in.machine = machine_limits(target);
       cross_check(in, entry.path().stem().string() + ":" + std::string(b["name"]), t);
     }
   }
@@ -117,7 +105,7 @@ TEST(Corpus, EnginesAgreeOnFactoryOutputs) {
     in.scope = scope;
     in.elem_bits = bits;
     in.alloc_cols = cols;
-    in.machine = limits_of(target);
+    in.machine = machine_limits(target);
     cross_check(in, what, t);
   };
   // TMEM datapaths A..G at their row counts (PTX ISA 9.1 §9.7.16.10.5), several widths.

@@ -46,12 +46,12 @@ prove::CheckInput make_input(const Opts& o, const Env& env, const hw::Target& ta
   in.scope = prove::parse_scope(o.scope);
   in.alloc_cols = o.alloc_cols;
   in.alloc_elems = o.alloc_elems;
-  in.machine = kernel::machine_limits(target);
+  in.machine = prove::machine_limits(target);
   in.target = &target;
   if (!o.access.empty()) {
     in.access_text = o.access;
     try {
-      in.access = parse_layout(o.access, parse_params(o.params));
+      in.access = parse_layout(o.access, env);
       in.access->validate();
     } catch (const InputError& e) {
       throw e.located(o.access, std::nullopt);

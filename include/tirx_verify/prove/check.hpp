@@ -51,6 +51,9 @@ struct MachineLimits {
   std::int64_t max_registers_per_thread = 0;  // 32-bit registers one thread can hold (0: unchecked)
 };
 
+// The limits a target description imposes (warp size, TMEM geometry, register budget, ...).
+MachineLimits machine_limits(const hw::Target& t);
+
 // The proof engines (src/prove). Each decides a property exactly or says it cannot:
 //   enum : odometer sweep over every (element, replica) point      any concrete layout, cost ~ points
 //   gf2  : row reduction over the digit bits                        power-of-two, carry-free layouts, ~us
