@@ -12,20 +12,6 @@
 
 namespace tirx::kernel {
 
-prove::MachineLimits machine_limits(const hw::Target& t) {
-  prove::MachineLimits m;
-  m.warp_size = t.warp_size;
-  m.warps_per_warpgroup = t.warps_per_warpgroup;
-  m.max_threads_per_cta = t.max_threads_per_cta;
-  m.max_registers_per_thread = t.max_registers_per_thread;
-  if (t.tmem) {
-    m.tmem_lanes = t.tmem->lanes;
-    m.tmem_columns = t.tmem->columns;
-    m.tmem_alloc_min_columns = t.tmem->alloc_min_columns;
-  }
-  return m;
-}
-
 int dtype_bits(const std::string& dtype) {
   if (dtype.empty()) return 0;
   try {
@@ -69,7 +55,7 @@ BufferReport verify_buffer(const BufferModel& b, const KernelModel& k, const hw:
                          field.find(':') + 2, e.note());
       }
     }
-    in.machine = machine_limits(target);
+    in.machine = prove::machine_limits(target);
     in.target = &target;
     in.limits = opt.limits;
     r.results = prove::run_all(in);

@@ -63,7 +63,7 @@ rc::Gen<Drawn> gen_input(bool bounds) {
     d.in.layout = d.layout;
     d.in.text = layout_text(d.layout);
     d.in.scope = prove::parse_scope(d.scope_name);
-    d.in.machine = kernel::machine_limits(sm100());
+    d.in.machine = prove::machine_limits(sm100());
     if (bounds) {
       d.in.elem_bits = pick({32, 16});
       d.in.dtype = d.in.elem_bits == 32 ? "float32" : "float16";

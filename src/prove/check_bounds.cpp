@@ -1,188 +1,128 @@
 // layout.bounds — every coordinate of every element (replicas included) is inside its range.
 //
-// Ranges (from the target's MachineLimits and the allocation):
-//   laneid    [0, warp_size)             wid_in_wg [0, warps_per_warpgroup)
-//   tid_in_wg [0, warp_size * wpw)       tx        [0, max_threads_per_cta) (if known)
-//   TLane     [0, tmem_lanes)            TCol      [0, columns * 32/bits) in elements
-//   m         [0, alloc_elems) if known; for a register fragment (local scope) below the
-//             registers per thread x elements per register; else >= 0; a swizzled address must also stay inside
-//             the tile's own footprint [0, span) (a swizzle that escapes its buffer)
-//   other thread axes (warpid, wgid, bx.., cbx..) and P/F/Bank: >= 0
-// Engine: exact interval arithmetic — every digit varies independently, so the minimum and
-// maximum of each affine axis sum are attained at a corner; the witness is that corner.
-// The swizzled m is checked by enumeration of the m values.
+// Targets (bound_targets in ranges.cpp): each axis the layout uses must stay in range_for(axis)
+// (warp size, warps per warpgroup, TMEM lanes, allocated TMEM columns, allocated elements, or
+// just >= 0); the swizzled address of a ComposeLayout must also stay inside the tile's footprint
+// (a swizzle that escapes its buffer).
+//
+// Engines: affine targets are decided exactly by interval arithmetic under `auto` (every digit
+// varies independently, so the extremes are attained at a corner, which is the witness); the
+// swizzled address goes to gf2 (max/min of an affine GF(2) map) when the layout is power-of-two
+// and carry-free, else enumeration below the crossover point count, else Z3. A forced engine
+// (--engine) or --cross-check decides every target with enum / gf2 / z3 alike.
 #include <fmt/format.h>
 
 #include "checks_internal.hpp"
 #include "tirx_verify/layout/checked.hpp"
+#include "tirx_verify/prove/enum_engine.hpp"
+#include "tirx_verify/prove/gf2.hpp"
+#include "tirx_verify/prove/z3_engine.hpp"
 
 namespace tirx::prove {
 
 namespace {
 
-struct Range {
-  std::int64_t lo = 0;
-  std::optional<std::int64_t> hi;  // exclusive
-  std::string why;
-};
-
-Range range_for(Axis a, const CheckInput& in) {
-  const MachineLimits& ml = in.machine;
-  switch (a.id()) {
-    case AxisId::laneid:
-      if (ml.warp_size) return {0, ml.warp_size, "warp size"};
-      break;
-    case AxisId::wid_in_wg:
-      if (ml.warps_per_warpgroup) return {0, ml.warps_per_warpgroup, "warps per warpgroup"};
-      break;
-    case AxisId::tid_in_wg:
-      if (ml.warp_size && ml.warps_per_warpgroup)
-        return {0, ml.warp_size * ml.warps_per_warpgroup, "threads per warpgroup"};
-      break;
-    case AxisId::tx:
-      if (ml.max_threads_per_cta) return {0, ml.max_threads_per_cta, "threads per CTA"};
-      break;
-    case AxisId::TLane:
-      if (ml.tmem_lanes) return {0, ml.tmem_lanes, "TMEM lanes"};
-      break;
-    case AxisId::TCol: {
-      const std::int64_t cols = in.alloc_cols.value_or(ml.tmem_columns);
-      if (!cols) break;
-      const int bits = in.elem_bits ? in.elem_bits : 32;
-      const std::int64_t per_col = bits >= 32 ? 1 : 32 / bits;
-      return {0, checked_mul(cols, per_col, "TCol range"),
-              in.alloc_cols ? fmt::format("{} allocated 32-bit columns x {} element(s) per column", cols, per_col)
-                            : fmt::format("{} TMEM columns x {} element(s) per column", cols, per_col)};
-    }
-    case AxisId::m:
-      if (in.alloc_elems) return {0, *in.alloc_elems, "allocated elements"};
-      if (in.scope == Scope::kLocal && ml.max_registers_per_thread) {
-        // A register fragment: m is the element slot inside one thread's registers.
-        const int bits = in.elem_bits ? in.elem_bits : 32;
-        const std::int64_t per_reg = bits >= 32 ? 1 : 32 / bits;
-        return {0, checked_mul(ml.max_registers_per_thread, per_reg, "register slots"),
-                fmt::format("{} registers per thread x {} element(s) per register", ml.max_registers_per_thread,
-                            per_reg)};
-      }
-      break;
-    default: break;
-  }
-  return {0, std::nullopt, "non-negative"};
-}
-
-// Digits (shard, replica) at which axis slot reaches its max (or min).
-void corner(const TileLayout& l, Axis a, bool want_max, std::vector<std::int64_t>& shard_digits,
-            std::vector<std::int64_t>& rep_digits) {
-  shard_digits.assign(l.shard.size(), 0);
-  rep_digits.assign(l.replica.size(), 0);
+bool in_extents(const TileLayout& l, const Element& e) {
+  if (e.digits.size() != l.shard.size() || e.replica.size() != l.replica.size()) return false;
   for (std::size_t k = 0; k < l.shard.size(); ++k)
-    if (l.shard[k].axis == a && ((l.shard[k].stride > 0) == want_max) && l.shard[k].stride != 0)
-      shard_digits[k] = l.shard[k].extent - 1;
+    if (e.digits[k] < 0 || e.digits[k] >= l.shard[k].extent) return false;
   for (std::size_t k = 0; k < l.replica.size(); ++k)
-    if (l.replica[k].axis == a && ((l.replica[k].stride > 0) == want_max) && l.replica[k].stride != 0)
-      rep_digits[k] = l.replica[k].extent - 1;
+    if (e.replica[k] < 0 || e.replica[k] >= l.replica[k].extent) return false;
+  return true;
 }
 
-std::int64_t flat_of(const TileLayout& l, const std::vector<std::int64_t>& digits) {
-  std::int64_t f = 0;
-  for (std::size_t k = 0; k < l.shard.size(); ++k) f = f * l.shard[k].extent + digits[k];
-  return f;
+// The CheckResult of one engine's answer over `targets`, the witness re-checked.
+CheckResult to_result(const CheckInput& in, const BoundsAnswer& a, std::span<const BoundTarget> targets,
+                      std::string engine) {
+  CheckResult res;
+  res.id = "layout.bounds";
+  res.engine = std::move(engine);
+  res.status = a.status;
+  res.message = a.message;
+  if (a.status != Status::kFail) return res;
+  const TileLayout& tile = in.layout.tile();
+  const BoundTarget& t = targets[a.target];
+  if (!a.element || !in_extents(tile, *a.element)) return witness_rejected(res, "element outside the digit ranges");
+  const Coord c = t.swizzled ? image_of(in.layout, *a.element) : image_of(Layout(tile), *a.element);
+  const std::int64_t value = axis_value(c, t.axis);
+  if (value >= t.lo && !(t.hi && value >= *t.hi))
+    return witness_rejected(res, fmt::format("{} evaluates to {}, inside the range", t.axis.name(), value));
+  const std::int64_t flat = flat_index(tile, *a.element), rep = replica_index(tile, *a.element);
+  const std::string logical = nlohmann::json(logical_coord(flat, in.shape)).dump();
+  if (t.swizzled) {
+    const std::int64_t period = in.layout.swizzle()->period();
+    res.witness = {{"element", point_json(in, flat, rep)},
+                   {"axis", "m"},
+                   {"value", value},
+                   {"range", {t.lo, *t.hi}},
+                   {"note", "swizzled address"}};
+    res.message = fmt::format(
+        "swizzled address m = {} for element {} is outside the buffer footprint [{}, {}): the swizzle period ({} "
+        "elements) does not tile the buffer",
+        value, logical, t.lo, *t.hi, period);
+  } else {
+    res.witness = {{"element", point_json(in, flat, rep)},
+                   {"axis", std::string(t.axis.name())},
+                   {"value", value},
+                   {"range", {t.lo, t.hi ? nlohmann::json(*t.hi) : nlohmann::json(nullptr)}},
+                   {"coord", coord_json(c)}};
+    res.message = fmt::format("{} = {} for element {} is outside [{}, {}) ({})", t.axis.name(), value, logical, t.lo,
+                              t.hi ? std::to_string(*t.hi) : std::string("inf"), t.why);
+  }
+  return res;
 }
 
-std::int64_t replica_index(const TileLayout& l, const std::vector<std::int64_t>& digits) {
-  std::int64_t r = 0;
-  for (std::size_t k = 0; k < l.replica.size(); ++k) r = r * l.replica[k].extent + digits[k];
-  return r;
+BoundsAnswer run_engine(Engine e, const CheckInput& in, std::span<const BoundTarget> targets) {
+  switch (e) {
+    case Engine::kGf2: return gf2::bounds(in.layout, targets);
+    case Engine::kZ3: return z3engine::bounds(in.layout, targets, in.limits);
+    default: return enumerate::bounds(in.layout, targets, in.limits);
+  }
+}
+
+// "TLane in [0, 127], TCol in [0, 511]" for the affine targets (interval values), plus the footprint.
+std::string pass_message(const CheckInput& in, std::span<const BoundTarget> targets) {
+  const Sweep sw(in.layout.tile(), true);
+  std::string s;
+  for (const BoundTarget& t : targets) {
+    if (!s.empty()) s += ", ";
+    if (t.swizzled) {
+      s += fmt::format("swizzled m in [{}, {})", t.lo, *t.hi);
+      continue;
+    }
+    const int slot = sw.index_of(t.axis);
+    s += fmt::format("{} in [{}, {}]", t.axis.name(), sw.min(slot), sw.max(slot));
+  }
+  return s.empty() ? "no coordinates" : s;
 }
 
 }  // namespace
 
 CheckResult check_bounds(const CheckInput& in) {
-  CheckResult res;
-  res.id = "layout.bounds";
-  res.engine = "interval";
-  const TileLayout& tile = in.layout.tile();
-  const Sweep sw(tile, /*include_replicas=*/true);
-  std::vector<std::string> checked;
-  for (std::size_t s = 0; s < sw.axes().size(); ++s) {
-    const Axis a = sw.axes()[s];
-    const Range r = range_for(a, in);
-    const bool swizzled_m = in.layout.swizzle() && a == Axis(AxisId::m);
-    const std::int64_t lo = sw.min(static_cast<int>(s)), hi = sw.max(static_cast<int>(s));
-    const bool low_bad = lo < r.lo;
-    const bool high_bad = r.hi && hi >= *r.hi;
-    if (low_bad || high_bad) {
-      std::vector<std::int64_t> sd, rd;
-      corner(tile, a, /*want_max=*/!low_bad, sd, rd);
-      const std::int64_t flat = flat_of(tile, sd);
-      // The one image at the corner (not every replica image: there may be billions).
-      Coord c = tile.apply_iters(sd);
-      for (std::size_t k = 0; k < tile.replica.size(); ++k)
-        c.add(tile.replica[k].axis, checked_mul(rd[k], tile.replica[k].stride, "replica"));
-      res.status = Status::kFail;
-      const std::int64_t value = low_bad ? lo : hi;
-      res.witness = {{"element", point_json(in, flat, replica_index(tile, rd))},
-                     {"axis", std::string(a.name())},
-                     {"value", value},
-                     {"range", {r.lo, r.hi ? nlohmann::json(*r.hi) : nlohmann::json(nullptr)}},
-                     {"coord", coord_json(c)}};
-      res.message = fmt::format("{} = {} for element {} is outside [{}, {}) ({})", a.name(), value,
-                                nlohmann::json(logical_coord(flat, in.shape)).dump(), r.lo,
-                                r.hi ? std::to_string(*r.hi) : std::string("inf"), r.why);
-      return res;
-    }
-    checked.push_back(fmt::format("{} in [{}, {}]", a.name(), lo, hi));
-    if (swizzled_m) {
-      // The XOR swizzle may move an address past the end of the tile's footprint.
-      const SwizzleSpec& z = *in.layout.swizzle();
-      // A whole buffer (no m offset) must keep every swizzled address inside [0, span). A view with
-      // an m offset lives inside a larger buffer, assumed aligned to the swizzle period: its
-      // addresses must stay inside the periods the view touches.
-      std::int64_t lo_lim = 0, limit = tile.span(AxisId::m);
-      if (tile.offset.get(AxisId::m) != 0) {
-        lo_lim = floor_div(lo, z.period()) * z.period();
-        limit = checked_add(floor_div(hi, z.period()) * z.period(), z.period(), "swizzle footprint");
-      }
-      if (r.hi) limit = std::min(limit, *r.hi);
-      if (sw.points() > in.limits.max_enumeration_points) {
-        res.status = Status::kUndecided;
-        res.message = fmt::format("enumeration limit: {} points for the swizzled m range", sw.points());
-        return res;
-      }
-      bool bad = false;
-      std::int64_t bflat = 0, brep = 0, bval = 0;
-      sw.for_each([&](std::int64_t flat, std::int64_t rep, const std::int64_t* v) {
-        const std::int64_t x = z.apply(v[s]);
-        if (x < lo_lim || x >= limit) {
-          bad = true;
-          bflat = flat;
-          brep = rep;
-          bval = x;
-          return false;
-        }
-        return true;
-      });
-      if (bad) {
-        res.status = Status::kFail;
-        res.engine = "enum";
-        res.witness = {{"element", point_json(in, bflat, brep)},
-                       {"axis", "m"},
-                       {"value", bval},
-                       {"range", {lo_lim, limit}},
-                       {"note", "swizzled address"}};
-        res.message = fmt::format(
-            "swizzled address m = {} for element {} is outside the buffer footprint [{}, {}): the swizzle "
-            "period ({} elements) does not tile the buffer",
-            bval, nlohmann::json(logical_coord(bflat, in.shape)).dump(), lo_lim, limit, z.period());
-        return res;
-      }
-    }
+  const std::vector<BoundTarget> targets = bound_targets(in);
+  std::vector<BoundTarget> plain, swizzled;
+  for (const BoundTarget& t : targets) (t.swizzled ? swizzled : plain).push_back(t);
+  const std::int64_t points = Sweep(in.layout.tile(), true).points();
+  const std::vector<Engine> engines = {Engine::kEnum, Engine::kGf2, Engine::kZ3};
+  const std::vector<Engine> order = points <= in.limits.enum_crossover_points
+                                        ? std::vector<Engine>{Engine::kGf2, Engine::kEnum, Engine::kZ3}
+                                        : std::vector<Engine>{Engine::kGf2, Engine::kZ3, Engine::kEnum};
+  auto finish = [&](CheckResult r) {
+    if (r.status == Status::kPass) r.message = pass_message(in, targets) + (r.message.empty() ? "" : " — " + r.message);
+    return r;
+  };
+  if (in.engine == Engine::kAuto && !in.cross_check) {
+    const BoundsAnswer iv = enumerate::interval_bounds(in.layout, plain);
+    if (iv.status == Status::kFail || swizzled.empty()) return finish(to_result(in, iv, plain, "interval"));
+    CheckResult r = dispatch(in, order, engines, [&](Engine e) {
+      return to_result(in, run_engine(e, in, swizzled), swizzled, std::string(engine_name(e)));
+    });
+    r.engine = "interval+" + r.engine;
+    return finish(std::move(r));
   }
-  res.status = Status::kPass;
-  std::string s;
-  for (std::size_t i = 0; i < checked.size(); ++i) s += (i ? ", " : "") + checked[i];
-  res.message = s.empty() ? "no coordinates" : s;
-  return res;
+  return finish(dispatch(in, order, engines, [&](Engine e) {
+    return to_result(in, run_engine(e, in, targets), targets, std::string(engine_name(e)));
+  }));
 }
 
 }  // namespace tirx::prove

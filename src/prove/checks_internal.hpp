@@ -4,10 +4,13 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <vector>
 
 #include "tirx_verify/layout/sweep.hpp"
 #include "tirx_verify/prove/check.hpp"
+#include "tirx_verify/prove/engine.hpp"
 
 namespace tirx::prove {
 
@@ -16,6 +19,7 @@ CheckResult check_injective(const CheckInput& in);
 CheckResult check_bounds(const CheckInput& in);
 CheckResult check_swizzle_legal(const CheckInput& in);
 CheckResult check_tmem_alloc(const CheckInput& in);
+CheckResult check_equivalent(const CheckInput& in);
 CheckResult check_tmem_partition(const CheckInput& in);
 CheckResult check_tmem_datapath(const CheckInput& in);
 CheckResult check_bank_conflicts(const CheckInput& in);
@@ -50,6 +54,45 @@ inline std::int64_t point_count(const TileLayout& l) {
   if (__builtin_mul_overflow(l.size(), l.replica_count(), &n)) return INT64_MAX;
   return n;
 }
+
+// The range an axis must stay in (from the target's MachineLimits and the allocation):
+//   laneid    [0, warp_size)             wid_in_wg [0, warps_per_warpgroup)
+//   tid_in_wg [0, warp_size * wpw)       tx        [0, max_threads_per_cta) (if known)
+//   TLane     [0, tmem_lanes)            TCol      [0, columns * 32/bits) in elements
+//   m         [0, alloc_elems) if known; for a register fragment (local scope) below the
+//             registers per thread x elements per register; else >= 0
+//   other thread axes (warpid, wgid, bx.., cbx..) and P/F/Bank: >= 0
+struct AxisRange {
+  std::int64_t lo = 0;
+  std::optional<std::int64_t> hi;  // exclusive
+  std::string why;
+};
+AxisRange range_for(Axis a, const CheckInput& in);
+
+// Everything layout.bounds proves, in report order: one target per axis the layout uses
+// (replicas included) with its range_for, and for a swizzled ComposeLayout a second target on m:
+// the swizzled address must stay inside the tile's own footprint [0, span) (a whole buffer), or
+// for a view with an m offset inside the swizzle periods the view touches.
+std::vector<BoundTarget> bound_targets(const CheckInput& in);
+
+// ---- engine selection (dispatch.cpp) ----
+// One engine's attempt at a check: a complete CheckResult with `engine` set, or status
+// kNotApplicable when that engine cannot decide this input (message: why).
+using EngineAttempt = std::function<CheckResult(Engine)>;
+
+// Runs the engine(s) `in` asks for and returns the check's result:
+//   cross_check   every engine in `engines`; the verdicts (pass/fail) must agree, else kFail with
+//                 a message naming each engine and its verdict and witness {"engines": [...]}; on
+//                 agreement, the first decisive result in `auto_order` with engine "a+b+c" and
+//                 each engine's verdict and time appended to the message
+//   kAuto         `auto_order` until one engine decides (pass or fail)
+//   forced engine that engine; kNotApplicable becomes kUndecided "<engine> cannot decide: why"
+CheckResult dispatch(const CheckInput& in, const std::vector<Engine>& auto_order, const std::vector<Engine>& engines,
+                     const EngineAttempt& attempt);
+
+// A witness an engine produced that does not survive direct evaluation (an engine bug): the
+// answer is "undecided", never a wrong "fail".
+CheckResult witness_rejected(CheckResult r, const std::string& why);
 
 // JSON for one point of a sweep: {"logical": [...], "flat": f, "replica": r}.
 nlohmann::json point_json(const CheckInput& in, std::int64_t flat, std::int64_t replica);

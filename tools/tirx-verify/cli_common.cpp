@@ -1,5 +1,6 @@
 #include "cli_common.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 
@@ -54,7 +55,136 @@ Env parse_params(const std::vector<std::string>& params) {
 }
 
 void add_param_option(CLI::App* cmd, std::vector<std::string>& params) {
-  cmd->add_option("--param", params, "Bind a parameter used in the layout text: NAME=VALUE (repeatable)");
+  cmd->add_option("--param", params,
+                  "Bind a parameter used in the layout text: NAME=VALUE, or NAME=LO..HI[:STEP] to sweep a range "
+                  "(check, equiv) (repeatable)");
+}
+
+std::vector<Env> expand_params(const std::vector<std::string>& params, std::size_t max_bindings) {
+  std::vector<std::pair<std::string, std::vector<std::int64_t>>> ranges;
+  for (const auto& p : params) {
+    const auto eq = p.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InputError("cli.usage", fmt::format("--param expects NAME=VALUE or NAME=LO..HI[:STEP], got '{}'", p), p);
+    const std::string name = p.substr(0, eq), value = p.substr(eq + 1);
+    const auto dots = value.find("..");
+    if (dots == std::string::npos) {
+      const auto v = parse_int_list(value, "--param " + name);
+      if (v.size() != 1) throw InputError("cli.usage", fmt::format("--param {} needs one integer value", name), p);
+      ranges.push_back({name, v});
+      continue;
+    }
+    const auto colon = value.find(':', dots);
+    const std::string lo_s = value.substr(0, dots);
+    const std::string hi_s = value.substr(dots + 2, colon == std::string::npos ? std::string::npos : colon - dots - 2);
+    const std::int64_t lo = parse_int_list(lo_s, "--param " + name).at(0);
+    const std::int64_t hi = parse_int_list(hi_s, "--param " + name).at(0);
+    const std::int64_t step = colon == std::string::npos ? 1 : parse_int_list(value.substr(colon + 1), "--param " + name).at(0);
+    if (step < 1 || hi < lo)
+      throw InputError("cli.usage", fmt::format("--param {}: empty range {} (need LO <= HI and STEP >= 1)", name, value), p);
+    std::vector<std::int64_t> vals;
+    for (std::int64_t v = lo; v <= hi; v += step) {
+      vals.push_back(v);
+      if (vals.size() > max_bindings) break;
+      if (v > INT64_MAX - step) break;
+    }
+    ranges.push_back({name, vals});
+  }
+  std::vector<Env> out{Env{}};
+  for (const auto& [name, vals] : ranges) {
+    if (out.size() * vals.size() > max_bindings)
+      throw InputError("cli.usage", fmt::format("--param ranges give more than {} bindings", max_bindings));
+    std::vector<Env> next;
+    for (const Env& e : out)
+      for (std::int64_t v : vals) {
+        Env x = e;
+        x[name] = v;
+        next.push_back(std::move(x));
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
+std::string env_text(const Env& env, const std::vector<std::string>& params) {
+  std::string s;
+  for (const auto& p : params) {
+    const std::string name = p.substr(0, p.find('='));
+    if (auto it = env.find(name); it != env.end()) s += fmt::format("{}{}={}", s.empty() ? "" : ", ", name, it->second);
+  }
+  return s;
+}
+
+std::vector<prove::CheckResult> fold_sweep(const std::vector<std::pair<Env, std::vector<prove::CheckResult>>>& runs,
+                                           const std::vector<std::string>& params) {
+  std::vector<prove::CheckResult> out;
+  std::vector<std::string> ids;
+  for (const auto& [env, results] : runs)
+    for (const auto& r : results)
+      if (std::find(ids.begin(), ids.end(), r.id) == ids.end()) ids.push_back(r.id);
+  for (const auto& id : ids) {
+    const prove::CheckResult* first_fail = nullptr;
+    const prove::CheckResult* first_undecided = nullptr;
+    const prove::CheckResult* first_pass = nullptr;
+    const Env* fail_env = nullptr;
+    const Env* undecided_env = nullptr;
+    std::size_t passes = 0, seen = 0;
+    double seconds = 0;
+    std::vector<std::string> engines;
+    for (const auto& [env, results] : runs)
+      for (const auto& r : results) {
+        if (r.id != id) continue;
+        ++seen;
+        seconds += r.seconds;
+        if (std::find(engines.begin(), engines.end(), r.engine) == engines.end()) engines.push_back(r.engine);
+        if (r.status == prove::Status::kFail && !first_fail) first_fail = &r, fail_env = &env;
+        if (r.status == prove::Status::kUndecided && !first_undecided) first_undecided = &r, undecided_env = &env;
+        if (r.status == prove::Status::kPass) {
+          ++passes;
+          if (!first_pass) first_pass = &r;
+        }
+      }
+    std::string engine;
+    for (const auto& e : engines) engine += (engine.empty() ? "" : ",") + e;
+    prove::CheckResult r;
+    if (first_fail || first_undecided) {
+      r = first_fail ? *first_fail : *first_undecided;
+      const Env& env = first_fail ? *fail_env : *undecided_env;
+      r.message = fmt::format("[{}] {}", env_text(env, params), r.message);
+      nlohmann::json p = nlohmann::json::object();
+      for (const auto& [k, v] : env) p[k] = v;
+      if (r.witness.is_null()) r.witness = nlohmann::json::object();
+      if (r.witness.is_object()) r.witness["params"] = p;
+    } else if (first_pass) {
+      r = *first_pass;
+      r.message = fmt::format("pass for all {} parameter bindings (swept); first: {}", passes, first_pass->message);
+      if (passes != seen) r.message += fmt::format(" ({} n/a)", seen - passes);
+    } else {
+      r.id = id;
+      r.status = prove::Status::kNotApplicable;
+      r.message = fmt::format("n/a for all {} parameter bindings", seen);
+    }
+    r.engine = engine;
+    r.seconds = seconds;
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+void add_engine_options(CLI::App* cmd, EngineOpts& o) {
+  cmd->add_option("--engine", o.engine, "Proof engine: auto (cheapest that decides), enum, gf2 or z3");
+  cmd->add_flag("--cross-check", o.cross_check, "Run every applicable engine; fail loudly if they disagree");
+  cmd->add_option("--z3-timeout-ms", o.z3_timeout_ms, "Z3 time budget per check, milliseconds (then undecided)");
+  cmd->add_option("--z3-memory-mb", o.z3_memory_mb, "Z3 memory ceiling, megabytes (then undecided)");
+}
+
+void apply_engine_options(const EngineOpts& o, prove::CheckInput& in) {
+  in.engine = prove::parse_engine(o.engine);
+  in.cross_check = o.cross_check;
+  if (o.z3_timeout_ms < 0 || o.z3_memory_mb < 1)
+    throw InputError("cli.usage", "--z3-timeout-ms must be >= 0 and --z3-memory-mb >= 1");
+  in.limits.z3_timeout_ms = o.z3_timeout_ms;
+  in.limits.z3_memory_mb = o.z3_memory_mb;
 }
 
 std::string repo_root() {

@@ -10,6 +10,7 @@
 
 #include "tirx_verify/layout/layout.hpp"
 #include "tirx_verify/layout/notation.hpp"
+#include "tirx_verify/prove/check.hpp"
 
 namespace tirx::cli {
 
@@ -22,8 +23,35 @@ std::vector<std::int64_t> parse_int_list(const std::string& text, const std::str
 // --param N=128 (repeatable) -> Env.
 Env parse_params(const std::vector<std::string>& params);
 
+// --param NAME=VALUE or NAME=LO..HI[:STEP] (a range, swept by check and equiv): every binding,
+// the cartesian product of the ranges in option order (last fastest). Throws
+// InputError("cli.usage") on bad text, an empty range, or more than `max_bindings` bindings.
+std::vector<Env> expand_params(const std::vector<std::string>& params, std::size_t max_bindings = 65536);
+// "N=16, K=2" for messages.
+std::string env_text(const Env& env, const std::vector<std::string>& params);
+
+// One check's results over a sweep of parameter bindings, folded into one result per check id:
+// the first failing binding (message prefixed "[N=16] ", witness gains "params"), else the first
+// undecided one, else a pass "for all K bindings" (n/a when n/a everywhere). Engines are joined,
+// seconds summed.
+std::vector<prove::CheckResult> fold_sweep(const std::vector<std::pair<Env, std::vector<prove::CheckResult>>>& runs,
+                                           const std::vector<std::string>& params);
+
 // Adds --param to a subcommand.
 void add_param_option(CLI::App* cmd, std::vector<std::string>& params);
+
+// Proof-engine options shared by check and equiv: --engine, --cross-check, --z3-timeout-ms,
+// --z3-memory-mb.
+struct EngineOpts {
+  std::string engine = "auto";
+  bool cross_check = false;
+  std::int64_t z3_timeout_ms = prove::EngineLimits{}.z3_timeout_ms;
+  std::int64_t z3_memory_mb = prove::EngineLimits{}.z3_memory_mb;
+};
+void add_engine_options(CLI::App* cmd, EngineOpts& o);
+// Copies the options into a CheckInput; throws InputError("cli.usage") for an unknown engine or a
+// non-positive limit.
+void apply_engine_options(const EngineOpts& o, prove::CheckInput& in);
 
 // The repository root used to find models/ (env TIRX_VERIFY_ROOT, else the source dir).
 std::string repo_root();

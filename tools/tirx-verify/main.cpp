@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   register_print(app, exit_code);
   register_check(app, exit_code);
   register_run(app, exit_code);
+  register_equiv(app, exit_code);
   register_sim(app, exit_code);
   register_fuzz(app, exit_code);
   try {

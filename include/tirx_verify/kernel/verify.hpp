@@ -15,7 +15,7 @@
 
 namespace tirx::hw {
 struct Target;
-}
+}  // namespace tirx::hw
 
 namespace tirx::kernel {
 
@@ -31,8 +31,6 @@ struct KernelReport {
   std::vector<BufferReport> buffers;
 };
 
-// The machine limits a target imposes on coordinates (warp size, TMEM geometry, ...).
-prove::MachineLimits machine_limits(const hw::Target& t);
 
 struct VerifyOptions {
   prove::EngineLimits limits;

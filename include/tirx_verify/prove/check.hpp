@@ -51,10 +51,33 @@ struct MachineLimits {
   std::int64_t max_registers_per_thread = 0;  // 32-bit registers one thread can hold (0: unchecked)
 };
 
+// The limits a target description imposes (warp size, TMEM geometry, register budget, ...).
+MachineLimits machine_limits(const hw::Target& t);
+
+// The proof engines (src/prove). Each decides a property exactly or says it cannot:
+//   enum : odometer sweep over every (element, replica) point      any concrete layout, cost ~ points
+//   gf2  : row reduction over the digit bits                        power-of-two, carry-free layouts, ~us
+//   z3   : SMT query for a counterexample (integers; bit-vectors    any concrete layout, ~0.5-3 ms
+//          when swizzled)
+// kAuto picks the cheapest engine that can decide (the O(iters) structural / interval shortcuts
+// first, then gf2 if it applies, enum up to EngineLimits::enum_crossover_points, else z3; enum
+// again if z3 hits a limit and the sweep fits). See docs/checks.md "Proof engines".
+enum class Engine { kAuto, kEnum, kGf2, kZ3 };
+std::string_view engine_name(Engine e);   // "auto", "enum", "gf2", "z3"
+Engine parse_engine(std::string_view s);  // the names above; throws InputError("cli.usage")
+
+// The measured point count below which enumeration beats Z3 (tests/bench/bench_prove.cpp,
+// docs/performance.md): a Z3 injectivity proof costs ~0.6-1 ms (median over the engine-test
+// layouts), what sweeping ~2^17 points costs at ~5 ns per point.
+inline constexpr std::int64_t kEnumCrossoverPoints = std::int64_t{1} << 17;
+
 // Proof-engine limits. Hitting one answers "undecided" naming the limit, never a guess.
 struct EngineLimits {
   std::int64_t max_enumeration_points = std::int64_t{1} << 28;
   std::int64_t max_dense_cells = std::int64_t{1} << 27;  // bitmap codomain size for injectivity
+  std::int64_t enum_crossover_points = kEnumCrossoverPoints;  // auto: enum at or below, z3 above
+  std::int64_t z3_timeout_ms = 20000;  // wall-clock budget of one check's Z3 queries, milliseconds
+  std::int64_t z3_memory_mb = 4096;    // Z3's memory ceiling (process-wide Z3 setting), megabytes
 };
 
 // Everything a check may look at.
@@ -70,6 +93,10 @@ struct CheckInput {
   MachineLimits machine;
   const hw::Target* target = nullptr;  // the full target description, for simulating instructions
   EngineLimits limits;
+  Engine engine = Engine::kAuto;  // which engine decides; a forced engine that cannot -> undecided
+  bool cross_check = false;       // run every applicable engine; disagreement -> fail naming them
+  std::optional<Layout> other;    // layout.equivalent: the layout to compare with (n/a when absent)
+  std::string other_text;         // `other` as written (for messages)
   // An access to this buffer, for the checks that need one (tmem.partition, tmem.datapath,
   // smem.bank-conflicts): the register fragment layout of the threads that read or write the
   // buffer, over the same logical elements (thread axes + m = register slot in elements).
@@ -84,7 +111,7 @@ struct CheckResult {
   Status status = Status::kPass;
   std::string message;
   nlohmann::json witness;  // null when there is nothing to show
-  std::string engine;      // "enum", "interval", "structural", ...
+  std::string engine;      // "enum", "gf2", "z3", "interval", "structural", "gf2+enum+z3" (cross-check)...
   double seconds = 0;
 };
 
