@@ -84,14 +84,22 @@ void close_chain_gaps(TileLayout& l, const std::vector<AxisId>& chain) {
     if (!kept_axis(l, chain[static_cast<std::size_t>(i)])) l.offset.set(chain[static_cast<std::size_t>(i)], 1);
 }
 
-std::int64_t draw_extent(std::int64_t budget) {
+constexpr std::int64_t kPow2Extents[] = {1, 2, 4, 8, 16, 32};
+
+std::int64_t draw_extent(std::int64_t budget, bool pow2) {
   std::vector<std::int64_t> ok;
-  for (std::int64_t e : kExtents)
-    if (e <= budget) ok.push_back(e);
+  if (pow2) {
+    for (std::int64_t e : kPow2Extents)
+      if (e <= budget) ok.push_back(e);
+  } else {
+    for (std::int64_t e : kExtents)
+      if (e <= budget) ok.push_back(e);
+  }
   return pick(ok);
 }
 
-std::int64_t draw_stride() {
+std::int64_t draw_stride(bool pow2) {
+  if (pow2) return pick<std::int64_t>({1, 2, 4, 8, 16, 0, 32, 64, 128, 256, 512, 1024});
   switch (*gen::inRange(0, 3)) {
     case 0: return pick<std::int64_t>({1, 0, 2, -1, 4, 3, 8, -2, 16, 5, 7, -4, 32, 112});
     case 1: return *gen::inRange<std::int64_t>(1, 600);
@@ -99,7 +107,8 @@ std::int64_t draw_stride() {
   }
 }
 
-std::int64_t draw_offset(bool negative) {
+std::int64_t draw_offset(bool negative, bool pow2) {
+  if (pow2) return pick<std::int64_t>({1, 0, 4, 64, 512, 2048});
   if (negative) return pick<std::int64_t>({1, 0, 5, -3, 16, 64, 7, -64, 512, 160});
   return pick<std::int64_t>({1, 0, 5, 3, 16, 64, 7, 512, 160});
 }
@@ -113,19 +122,19 @@ TileLayout draw_tile(const LayoutGenOptions& opt) {
   std::int64_t budget = std::max<std::int64_t>(opt.max_points, 1);
   const int n = *gen::inRange(opt.min_shard, opt.max_shard + 1);
   for (int k = 0; k < n; ++k) {
-    const std::int64_t e = draw_extent(budget);
+    const std::int64_t e = draw_extent(budget, opt.pow2);
     budget /= e;
-    l.shard.push_back(Iter{e, draw_stride(), draw_axis(pool)});
+    l.shard.push_back(Iter{e, draw_stride(opt.pow2), draw_axis(pool)});
   }
   const int r = *gen::inRange(0, opt.max_replica + 1);
   for (int k = 0; k < r && budget >= 2; ++k) {
-    const std::int64_t e = pick(std::vector<std::int64_t>{2, 3, 4});
+    const std::int64_t e = opt.pow2 ? pick<std::int64_t>({2, 4}) : pick<std::int64_t>({2, 3, 4});
     if (e > budget) break;
     budget /= e;
-    l.replica.push_back(Iter{e, draw_stride(), draw_axis(pool)});
+    l.replica.push_back(Iter{e, draw_stride(opt.pow2), draw_axis(pool)});
   }
   const int o = *gen::inRange(0, opt.max_offsets + 1);
-  for (int k = 0; k < o; ++k) l.offset.add(draw_axis(pool), draw_offset(opt.negative_offsets));
+  for (int k = 0; k < o; ++k) l.offset.add(draw_axis(pool), draw_offset(opt.negative_offsets, opt.pow2));
   close_chain_gaps(l, drawn.chain);
   return l;
 }

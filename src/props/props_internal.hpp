@@ -54,6 +54,7 @@ Property swizzle_bijection_property();
 Property tma_compose_property();
 Property prove_injective_property();
 Property prove_bounds_property();
+Property prove_equivalent_property();
 Property smem_wavefronts_property();
 
 }  // namespace tirx::props

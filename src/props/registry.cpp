@@ -7,7 +7,8 @@ const std::vector<Property>& properties() {
   static const std::vector<Property> all = {
       notation_roundtrip_property(), canonicalize_replicas_property(), apply_forms_property(),
       tcgen05_atom_property(),       swizzle_bijection_property(),     tma_compose_property(),
-      prove_injective_property(),    prove_bounds_property(),          smem_wavefronts_property(),
+      prove_injective_property(),    prove_bounds_property(),          prove_equivalent_property(),
+      smem_wavefronts_property(),
   };
   return all;
 }

@@ -51,11 +51,12 @@ TEST(PropertyCampaign, SwizzleBijection) { run("swizzle.bijection"); }
 TEST(PropertyCampaign, TmaVsComposeLayout) { run("tma.vs_compose"); }
 TEST(PropertyCampaign, ProveInjective) { run("prove.injective"); }
 TEST(PropertyCampaign, ProveBounds) { run("prove.bounds"); }
+TEST(PropertyCampaign, ProveEquivalent) { run("prove.equivalent"); }
 TEST(PropertyCampaign, SmemWavefronts) { run("smem.wavefronts"); }
 
 TEST(PropertyCampaign, EveryPropertyHasATest) {
   // Keeps this file in step with the registry: a new property needs a TEST above.
-  EXPECT_EQ(properties().size(), 9u);
+  EXPECT_EQ(properties().size(), 10u);
 }
 
 }  // namespace

@@ -62,6 +62,9 @@ struct LayoutGenOptions {
   int max_offsets = 2;     // 0..max_offsets offset entries
   std::int64_t max_points = 4096;  // size() * replica_count() <= this
   bool negative_offsets = true;
+  // Power-of-two extents (1..32), strides (0, 1..1024) and offsets only: the fragment the GF(2)
+  // engine decides (when no two digits of one axis overlap).
+  bool pow2 = false;
 };
 
 // A valid TileLayout (see the header). With AxisPool::kMixed the thread axes of one layout form

@@ -20,9 +20,12 @@
 //                          simulator's swizzle implementations agree
 //   tma.vs_compose         a TMA-swizzled tile load in the simulator places every element where
 //                          ComposeLayout.apply() / mma_shared_layout says
-//   prove.injective        layout.injective's verdict == brute force; a "no" witness is two real
-//                          points in one cell
-//   prove.bounds           layout.bounds's verdict == brute force; a "no" witness is really out
+//   prove.injective        enum, gf2, z3 and the check (auto, cross-check) == brute force; a "no"
+//                          witness is two real points in one cell
+//   prove.bounds           enum, interval, gf2, z3 and the check == brute force; a "no" witness is
+//                          really out of range
+//   prove.equivalent       enum, gf2, z3 and equivalent() == brute force on L vs canonicalize(L) and
+//                          L vs a changed L; the named first differing element really differs
 //   smem.wavefronts        the wavefront model == a brute-force count of distinct 4-byte words per
 //                          bank per phase
 //
