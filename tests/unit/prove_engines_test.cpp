@@ -6,6 +6,7 @@
 
 #include "../../src/prove/checks_internal.hpp"
 #include "prove_layouts.hpp"
+#include "tirx_verify/hw/target.hpp"
 #include "tirx_verify/prove/check.hpp"
 #include "tirx_verify/prove/engine.hpp"
 #include "tirx_verify/prove/enum_engine.hpp"
@@ -17,13 +18,8 @@ namespace {
 using namespace tirx::test;
 
 MachineLimits sm100() {
-  MachineLimits m;  // models/targets/sm_100a.json (PTX ISA 9.1 §9.7.16.1: 128 lanes x 512 columns)
-  m.warp_size = 32;
-  m.warps_per_warpgroup = 4;
-  m.max_threads_per_cta = 1024;
-  m.tmem_lanes = 128;
-  m.tmem_columns = 512;
-  m.tmem_alloc_min_columns = 32;
+  // The limits of models/targets/sm_100a.json, read through the same path the CLI uses.
+  static const MachineLimits m = machine_limits(hw::load_target("sm_100a"));
   return m;
 }
 
