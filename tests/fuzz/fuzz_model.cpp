@@ -40,6 +40,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   kernel::VerifyOptions opt;
   opt.limits.max_enumeration_points = 4096;
   opt.limits.max_dense_cells = 1 << 16;
+  opt.limits.enum_crossover_points = INT64_MAX;  // gf2 / enumeration only (Z3: property campaign)
+  opt.limits.z3_timeout_ms = 50;
   for (const auto& b : model.buffers) {
     try {
       const kernel::BufferReport r = kernel::verify_buffer(b, model, target_for(model.target), opt);

@@ -5,7 +5,7 @@
 //                                or a valid Layout L:
 //                                  print(L, builder) and print(L, tvm) parse back to L
 //                                  apply() on the first and last element, canonicalize()
-//                                  prove::run_all() in four scopes (enumeration <= 4096 points)
+//                                  prove::run_all() in four scopes (gf2 / enumeration <= 4096 points)
 //
 // Built by -DTIRX_BUILD_FUZZ=ON with clang (tests/fuzz/CMakeLists.txt); the same file is
 // compiled with replay_main.cpp into fuzz_notation_replay, which ctest runs over the seed
@@ -77,6 +77,8 @@ void survive(const Layout& l, const std::string& text) {
     in.machine.max_registers_per_thread = 255;
     in.limits.max_enumeration_points = 4096;
     in.limits.max_dense_cells = 1 << 16;
+    in.limits.enum_crossover_points = INT64_MAX;  // gf2 / enumeration only: Z3 (ms per query) is
+    in.limits.z3_timeout_ms = 50;                 // left to the property campaign
     try {
       (void)prove::run_all(in);
     } catch (const InputError& e) {
