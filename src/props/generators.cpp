@@ -315,8 +315,17 @@ rc::Gen<FactoryCall> gen_factory_call() { return gen::exec(draw_factory_call); }
 rc::Gen<AtomPair> gen_atom_pair() {
   return gen::exec([] {
     AtomPair p;
-    p.datapath = pick<std::string>({"D", "F"});
+    p.datapath = pick<std::string>({"D", "F", "B"});
     p.dtype = pick<std::string>({"float32", "float16"});
+    if (p.datapath == "B") {  // the 64-row .32x32b read-back image of Layout B, fp32 only
+      p.dtype = "float32";
+      p.instr_shape = "32x32b";
+      p.rows = 64;
+      p.cols = 2 * draw_num("32x32b", 32);
+      p.base_col = 32 * *gen::inRange(0, 8);
+      p.store = *gen::arbitrary<bool>();
+      return p;
+    }
     const std::int64_t epb = p.dtype == "float32" ? 1 : 2;
     if (p.datapath == "D") {
       p.instr_shape = pick<std::string>({"32x32b", "16x64b", "16x128b", "16x256b"});
@@ -390,7 +399,7 @@ void showValue(const AtomPair& p, std::ostream& os) {
   os << fmt::format("tcgen05.{} of tcgen05_atom_layout(\"{}\", ({}, {}), \"{}\") with tmem_datapath_layout(\"{}\", {}, {}{}) "
                     "at column {}",
                     p.store ? "st" : "ld", p.instr_shape, p.rows, p.cols, p.dtype, p.datapath,
-                    p.datapath == "D" ? 128 : 64, p.cols, p.sub_slab ? ", sub_slab=1" : "", p.base_col);
+                    p.datapath == "D" ? 128 : 64, p.cols, p.sub_slab ? ", sub_slab=1" : "", p.base_col);  // B, F: 64 rows
 }
 
 }  // namespace tirx::props

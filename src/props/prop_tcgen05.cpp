@@ -18,7 +18,9 @@
 //   D, .16x*b, 128 rows    (32w, 0) and (32w + 16, R)
 //   D, .16x*b, 64 rows     (32w, 0)                  the lower half-slab: the rows of the F view
 //   F sub_slab s, 64 rows  (32w + 16 s, 0)
-// .num = cols / (32-bit columns per repetition x elements per column), no .pack. A 64-row
+//   B, .32x32b, 64 rows    (32w, 0) with .num = cols / 2 (the fp32 image: each row's two column
+//                          halves sit in lanes r and r + 64)
+// .num = cols / (32-bit columns per repetition x elements per column) otherwise, no .pack. A 64-row
 // fragment of a D buffer reads the rows tmem_datapath_layout("F", 64, cols, 0) names, so its
 // TMEM side is that layout.
 #include <algorithm>
@@ -69,6 +71,7 @@ Property tcgen05_atom_property() {
           "tcgen05_atom_layout.apply() equals the registers the simulated tcgen05.ld/st move for each data path", 60, [] {
             const AtomPair p = *gen_atom_pair();
             const bool store = p.store;
+            RC_TAG(fmt::format("{} {}-row {}", p.datapath, p.rows, store ? "st" : "ld"));
             const hw::Target& target = sm100();
             const DType dt = DType::parse(p.dtype);
             const int bits = dt.bits, epb = 32 / bits;
@@ -77,13 +80,14 @@ Property tcgen05_atom_property() {
             const bool d64 = p.datapath == "D" && p.rows == 64;
             const TileLayout tm = d64 ? tmem_datapath_layout("F", 64, p.cols, 0)
                                       : tmem_datapath_layout(p.datapath, p.datapath == "D" ? 128 : 64, p.cols, p.sub_slab);
+            // (B: TMEM holds the (64, cols) tile in all 128 lanes, cols / 2 columns each.)
             const std::vector<std::int64_t> shape = {p.rows, p.cols};
             const std::int64_t per_rep = p.instr_shape == "32x32b" ? 1 : p.instr_shape == "16x64b" ? 2
                                          : p.instr_shape == "16x128b"                            ? 4
                                                                                                  : 8;
             hw::LdStInstr in;
             in.shape = hw::parse_ldst_shape(p.instr_shape);
-            in.num = static_cast<int>(p.cols / (per_rep * epb));
+            in.num = static_cast<int>(p.datapath == "B" ? p.cols / 2 : p.cols / (per_rep * epb));
             const int R = hw::regs_per_thread(in);
             // The dispatcher's plan per warp, checked against the spec table.
             std::vector<std::vector<Issue>> plans;

@@ -119,6 +119,7 @@ rc::Gen<FactoryCall> gen_factory_call();
 //   datapath D (128 rows): any shape with a 128-row fragment, or a .16x*b shape with a 64-row
 //                          fragment (the lower half-slab of every warp)
 //   datapath F (64 rows), sub_slab 0 or 1: a .16x*b shape with 64 rows
+//   datapath B (64 rows): the .32x32b 64-row fp32 image (cols/2 columns in all 128 lanes)
 // dtype float32 or float16; cols = .num x the repetition width (elements), .num a legal power
 // of two (PTX ISA 9.1 Table 49) kept to at most 64 32-bit columns; load or store.
 struct AtomPair {
@@ -126,7 +127,7 @@ struct AtomPair {
   std::int64_t rows = 128;  // fragment rows
   std::int64_t cols = 0;    // elements
   std::string dtype;        // "float32" or "float16"
-  std::string datapath;     // "D" or "F"
+  std::string datapath;     // "D", "F" or "B"
   int sub_slab = 0;
   int base_col = 0;         // first TMEM column of the buffer (32-bit columns)
   bool store = false;       // tcgen05.st (registers -> TMEM) instead of tcgen05.ld
