@@ -12,7 +12,7 @@ secs="${1:-600}"
 shift || true
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(notation model)
-scripts/install-deps.sh
+scripts/install-deps.sh --fuzz
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
   -DTIRX_BUILD_FUZZ=ON -DTIRX_BUILD_TESTS=OFF >/dev/null
 cmake --build build-fuzz -j"$(nproc)" --target $(printf 'fuzz_%s ' "${targets[@]}")
