@@ -39,6 +39,7 @@ struct SVal {
   std::string s;                                // kStr, kFunc (S, R, TileLayout, ComposeLayout, T, Axis)
   Axis axis{};                                  // kAxis
   std::vector<SVal> items;                      // kTuple
+  bool is_list = false;                         // kTuple written with [...]
   std::vector<std::pair<Axis, SymExpr>> offset; // kOffset
   bool single_term = false;                     // kOffset written as one v@axis
   SymSpec spec;                                 // kSpec
@@ -73,6 +74,7 @@ class SymEvaluator {
       case NodeKind::kList: {
         SVal v;
         v.kind = SVal::Kind::kTuple;
+        v.is_list = n.kind == NodeKind::kList;
         v.pos = n.pos;
         for (const auto& k : n.kids) v.items.push_back(eval(*k));
         return v;
@@ -266,7 +268,7 @@ class SymEvaluator {
         if (s.single_term && s.offset.size() == 1) return {s.offset[0].second, s.offset[0].first};
         break;
       case K::kTuple:
-        if (s.items.size() == 2) {
+        if (s.items.size() == 2 && !s.is_list) {  // (stride, 'axis'); a list is not a pair
           const SymExpr v = as_int(s.items[0]);
           if (s.items[1].kind == K::kAxis) return {v, s.items[1].axis};
           if (s.items[1].kind == K::kStr)
