@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "layout/notation_internal.hpp"
+#include "tirx_verify/layout/error.hpp"
 #include "tirx_verify/layout/symbolic.hpp"
 
 namespace tirx {
@@ -219,6 +220,14 @@ class SymEvaluator {
     SVal r;
     r.pos = pos;
     if (lhs.kind == K::kSpec && rhs.kind == K::kSpec) {
+      // Iters the `+` drops are still validated per binding by the notation: keep them constant.
+      auto dropped = [&](bool drop, const std::vector<SymIter>& iters) {
+        if (!drop) return;
+        for (const SymIter& it : iters)
+          if (!it.extent.is_const()) unsupported(pos, "a parameter in the extent of a spec that '+' drops");
+      };
+      dropped(lhs.spec.has_shard && rhs.spec.has_shard, rhs.spec.shard);
+      dropped(lhs.spec.has_replica && rhs.spec.has_replica, lhs.spec.replica);
       r = lhs;
       if (!r.spec.has_shard && rhs.spec.has_shard) {
         r.spec.has_shard = true;
@@ -291,6 +300,18 @@ class SymEvaluator {
     const std::vector<const SVal*> e = elements(ext);
     std::vector<SymIter> iters(e.size());
     for (std::size_t k = 0; k < e.size(); ++k) iters[k].extent = as_int(*e[k]);
+    // As make_spec: a constant extent < 1, or a constant extent product past int64, is an error
+    // when the spec is written, whatever the binding (and even if `+` drops the spec later).
+    std::int64_t product = 1;
+    for (std::size_t k = 0; k < e.size(); ++k) {
+      if (!iters[k].extent.is_const()) continue;
+      const std::int64_t x = iters[k].extent.constant();
+      if (x < 1)
+        throw InputError("layout.well-formed", fmt::format("extent {} is not allowed (extents must be >= 1)", x), {},
+                         e[k]->pos);
+      if (__builtin_mul_overflow(product, x, &product))
+        throw InputError("layout.well-formed", "the extent product overflows int64", {}, e[k]->pos);
+    }
     if (!has_strides) {
       SymExpr stride(1);
       for (std::size_t k = e.size(); k-- > 0;) {
@@ -394,7 +415,12 @@ class SymEvaluator {
 SymLayout parse_symbolic_layout(std::string_view text, const std::vector<std::string>& params, const Env& env) {
   const auto tree = notation::parse(text);
   SymEvaluator ev(params, env);
-  const SVal v = ev.eval(*tree);
+  SVal v;
+  try {
+    v = ev.eval(*tree);
+  } catch (const InputError& e) {
+    throw e.located(std::string(text), std::nullopt);
+  }
   if (v.kind != SVal::Kind::kLayout && v.kind != SVal::Kind::kSpec)
     throw NotSymbolic("the expression is not a layout in the symbolic subset", tree->pos);
   SVal l = v;

@@ -136,6 +136,22 @@ TEST(SymbolicNotation, InstantiateEqualsTheNotationForEveryBinding) {
   }
 }
 
+TEST(SymbolicNotation, SpecsThatPlusDropsAreStillValidated) {
+  // Fuzz finding: the second S[...] is dropped by `+` (the first shard wins), but the notation
+  // rejects its extent 0 anyway; the symbolic reader must too.
+  EXPECT_THROW((void)parse_layout("S[40:6] + S[404548,0] + S[4096]"), InputError);
+  try {
+    (void)parse_symbolic_layout("S[40:6] + S[404548,0] + S[4096]", {"N"});
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.check_id(), "layout.well-formed");
+    EXPECT_EQ(e.pos(), 19u);  // the 0, as the notation reports it
+  }
+  // A parameter in a dropped extent cannot be validated symbolically.
+  EXPECT_THROW((void)parse_symbolic_layout("S[40:6] + S[N:1]", {"N"}), NotSymbolic);
+  EXPECT_EQ(parse_symbolic_layout("S[40:6] + S[4:1]", {"N"}).shard[0].extent.constant(), 40);
+}
+
 TEST(SymbolicNotation, InstantiateRejectsTheBindingsTheNotationRejects) {
   const SymLayout s = parse_symbolic_layout("S[(N - 4, 8):(8, 1)]", {"N"});
   EXPECT_NO_THROW((void)s.instantiate({{"N", 5}}));
