@@ -16,6 +16,7 @@
 //     do not apply at the first binding (applicability depends on scope and options only).
 // --alloc-elems may use the parameters ("N*64").
 #include <iostream>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -178,6 +179,7 @@ int run_ranged(const Opts& o, const std::vector<ParamRange>& ranges, const hw::T
   // The symbolic proofs (auto and z3).
   std::vector<prove::CheckResult> sym;
   std::string why_not;
+  std::optional<InputError> input_error;  // the text is bad input whatever the binding
   if (engine == prove::Engine::kAuto || engine == prove::Engine::kZ3) {
     try {
       prove::SymbolicInput si;
@@ -208,10 +210,12 @@ int run_ranged(const Opts& o, const std::vector<ParamRange>& ranges, const hw::T
       why_not = e.what();
     } catch (const InputError& e) {
       why_not = e.message();
+      input_error = e;
     }
   } else {
     why_not = fmt::format("--engine {} sweeps", o.engine.engine);
   }
+  if (sym.empty() && !sweepable && input_error) throw *input_error;
   if (sym.empty() && !sweepable)
     throw InputError("cli.usage",
                      fmt::format("--param ranges give more than {} bindings to sweep, and the symbolic engine cannot "
