@@ -176,6 +176,34 @@ TEST(WellFormed, ShapeMustMatchAndAxesFitScope) {
   EXPECT_THROW(run("layout.well-formed", input(TL({I(0, 1)}), Scope::kShared)), InputError);
 }
 
+// TVM's verify_well_formed() raises when the thread axes do not form one scope chain (spec
+// tirx_semantics (b)); the check fails with get_scope's message and the thread axes. Found by the
+// 2026-11-30 property campaign: S[1:1@cbx] + 1@laneid passed this check although canonicalize
+// (like TVM) rejects it.
+TEST(WellFormed, ThreadAxesMustFormOneScopeChain) {
+  const auto disconnected = run("layout.well-formed", input(TL({I(1, 1, "cbx")}, {}, {{"laneid", 1}}), Scope::kUnknown));
+  EXPECT_EQ(disconnected.status, Status::kFail);
+  EXPECT_NE(disconnected.message.find("disconnected scope chain"), std::string::npos) << disconnected.message;
+  EXPECT_EQ(disconnected.witness["thread_axes"], nlohmann::json({"cbx", "laneid"}));
+  // The spec's own example: wgid (warpgroup -> cta) is never reached from laneid (thread -> warp).
+  const auto spec = run("layout.well-formed", input(TL({I(2, 2, "wgid"), I(8, 4, "laneid"), I(2, 1, "wgid"),
+                                                        I(4, 1, "laneid"), I(2, 1)}),
+                                                    Scope::kLocal));
+  EXPECT_EQ(spec.status, Status::kFail);
+  EXPECT_NE(spec.message.find("disconnected scope chain"), std::string::npos) << spec.message;
+  const auto cyclic = run("layout.well-formed", input(TL({I(2, 1, "bx"), I(4, 1, "tx")}), Scope::kUnknown));
+  EXPECT_EQ(cyclic.status, Status::kFail);
+  EXPECT_NE(cyclic.message.find("cyclic scope chain"), std::string::npos) << cyclic.message;
+  const auto conflicting = run("layout.well-formed", input(TL({I(4, 1, "warpid"), I(4, 1, "wid_in_wg")}), Scope::kUnknown));
+  EXPECT_EQ(conflicting.status, Status::kFail);
+  EXPECT_NE(conflicting.message.find("conflicting scopes"), std::string::npos) << conflicting.message;
+  // One chain, with the middle link given by an offset: well-formed.
+  EXPECT_EQ(run("layout.well-formed", input(TL({I(1, 1, "cbx")}, {}, {{"laneid", 1}, {"warpid", 1}}), Scope::kUnknown)).status,
+            Status::kPass);
+  EXPECT_EQ(run("layout.well-formed", input(TL({I(4, 1, "warpid"), I(32, 1, "laneid")}), Scope::kLocal)).status,
+            Status::kPass);
+}
+
 TEST(Registry, IdsAreUniqueAndDescribed) {
   std::set<std::string_view> ids;
   for (const auto& c : checks()) {
