@@ -170,8 +170,8 @@ z3::solver Arith::solver() const {
 
 bool Session::out_of_time() const { return clock_.seconds() * 1e3 >= static_cast<double>(limits_.z3_timeout_ms); }
 
-z3::check_result Session::check(z3::solver& s) {
-  const double left = static_cast<double>(limits_.z3_timeout_ms) - clock_.seconds() * 1e3;
+z3::check_result Session::check(z3::solver& s, double share) {
+  const double left = (static_cast<double>(limits_.z3_timeout_ms) - clock_.seconds() * 1e3) * std::clamp(share, 0.0, 1.0);
   if (left < 1) {
     why_ = fmt::format("z3 timeout: z3_timeout_ms={} spent", limits_.z3_timeout_ms);
     return z3::unknown;

@@ -77,7 +77,8 @@ class Session {
   z3::context& ctx() { return *ctx_; }
   static void drop_cached_context();
   // sat / unsat, or unknown with `why()` naming the limit (or Z3's reason).
-  z3::check_result check(z3::solver& s);
+  // `share` (0 < share <= 1): the query may spend at most that fraction of the time left.
+  z3::check_result check(z3::solver& s, double share = 1.0);
   const std::string& why() const { return why_; }
   bool out_of_time() const;
 

@@ -6,17 +6,21 @@
 //                                  print(L, builder) and print(L, tvm) parse back to L
 //                                  apply() on the first and last element, canonicalize()
 //                                  prove::run_all() in four scopes (gf2 / enumeration <= 4096 points)
+//            --parse_symbolic_layout (N, M, K symbolic)--> NotSymbolic, or a SymLayout whose
+//                                  instantiate(env) equals parse_layout(text, env), or both reject
 //
 // Built by -DTIRX_BUILD_FUZZ=ON with clang (tests/fuzz/CMakeLists.txt); the same file is
 // compiled with replay_main.cpp into fuzz_notation_replay, which ctest runs over the seed
 // corpus and every input a campaign ever found (tests/fuzz/regressions/notation).
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "fuzz_check.hpp"
 #include "tirx_verify/layout/notation.hpp"
 #include "tirx_verify/layout/ops.hpp"
+#include "tirx_verify/layout/symbolic.hpp"
 #include "tirx_verify/prove/check.hpp"
 
 namespace {
@@ -87,6 +91,32 @@ void survive(const Layout& l, const std::string& text) {
   }
 }
 
+// The symbolic reader (layout/symbolic.hpp) with N, M, K kept symbolic must agree with the
+// notation at the bindings of env(): same layout, or both reject the text.
+void symbolic_agrees(const std::string& text, const std::optional<Layout>& concrete) {
+  Env rest = env();
+  for (const char* p : {"N", "M", "K"}) rest.erase(p);
+  SymLayout s;
+  try {
+    s = parse_symbolic_layout(text, {"N", "M", "K"}, rest);
+  } catch (const NotSymbolic&) {
+    return;  // outside the subset: the caller sweeps
+  } catch (const InputError& e) {
+    tirx::fuzz::check_error(e, text);
+    return;
+  }
+  std::optional<Layout> a;
+  try {
+    a = s.instantiate(env());
+  } catch (const InputError& e) {
+    tirx::fuzz::check_error(e, text);
+  }
+  FUZZ_CHECK(a.has_value() == concrete.has_value(), "symbolic reading %s where the notation %s: %s",
+             a ? "succeeds" : "fails", concrete ? "succeeds" : "fails", text.c_str());
+  if (a) FUZZ_CHECK(*a == *concrete, "symbolic reading differs: %s vs %s for %s", print_layout(*a).c_str(),
+                    print_layout(*concrete).c_str(), text.c_str());
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -97,8 +127,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     l = parse_layout(text, env());
   } catch (const InputError& e) {
     tirx::fuzz::check_error(e, text);
+    symbolic_agrees(text, std::nullopt);
     return 0;
   }
+  symbolic_agrees(text, l);
   survive(l, text);
   return 0;
 }

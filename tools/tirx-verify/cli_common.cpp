@@ -9,6 +9,7 @@
 
 #include "tirx_verify/layout/error.hpp"
 #include "tirx_verify/layout/source_dir.hpp"
+#include "tirx_verify/layout/symbolic.hpp"
 #include "tirx_verify/report/report.hpp"
 
 namespace tirx::cli {
@@ -60,45 +61,37 @@ void add_param_option(CLI::App* cmd, std::vector<std::string>& params) {
                   "(check, equiv) (repeatable)");
 }
 
-std::vector<Env> expand_params(const std::vector<std::string>& params, std::size_t max_bindings) {
-  std::vector<std::pair<std::string, std::vector<std::int64_t>>> ranges;
+std::vector<ParamRange> param_ranges(const std::vector<std::string>& params) {
+  std::vector<ParamRange> out;
   for (const auto& p : params) {
-    const auto eq = p.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw InputError("cli.usage", fmt::format("--param expects NAME=VALUE or NAME=LO..HI[:STEP], got '{}'", p), p);
-    const std::string name = p.substr(0, eq), value = p.substr(eq + 1);
-    const auto dots = value.find("..");
-    if (dots == std::string::npos) {
-      const auto v = parse_int_list(value, "--param " + name);
-      if (v.size() != 1) throw InputError("cli.usage", fmt::format("--param {} needs one integer value", name), p);
-      ranges.push_back({name, v});
-      continue;
-    }
-    const auto colon = value.find(':', dots);
-    const std::string lo_s = value.substr(0, dots);
-    const std::string hi_s = value.substr(dots + 2, colon == std::string::npos ? std::string::npos : colon - dots - 2);
-    const std::int64_t lo = parse_int_list(lo_s, "--param " + name).at(0);
-    const std::int64_t hi = parse_int_list(hi_s, "--param " + name).at(0);
-    const std::int64_t step = colon == std::string::npos ? 1 : parse_int_list(value.substr(colon + 1), "--param " + name).at(0);
-    if (step < 1 || hi < lo)
-      throw InputError("cli.usage", fmt::format("--param {}: empty range {} (need LO <= HI and STEP >= 1)", name, value), p);
-    std::vector<std::int64_t> vals;
-    for (std::int64_t v = lo; v <= hi; v += step) {
-      vals.push_back(v);
-      if (vals.size() > max_bindings) break;
-      if (v > INT64_MAX - step) break;
-    }
-    ranges.push_back({name, vals});
+    ParamRange r = parse_param_range(p);
+    for (const ParamRange& q : out)
+      if (q.name == r.name) throw InputError("cli.usage", fmt::format("--param {} is given twice", r.name), p);
+    out.push_back(std::move(r));
   }
+  return out;
+}
+
+__int128 binding_count(const std::vector<ParamRange>& ranges) {
+  __int128 n = 1;
+  for (const ParamRange& r : ranges) {
+    n *= r.count();
+    if (n > (static_cast<__int128>(1) << 100)) n = static_cast<__int128>(1) << 100;
+  }
+  return n;
+}
+
+std::vector<Env> expand_params(const std::vector<std::string>& params, std::size_t max_bindings) {
+  const std::vector<ParamRange> ranges = param_ranges(params);
+  if (binding_count(ranges) > static_cast<__int128>(max_bindings))
+    throw InputError("cli.usage", fmt::format("--param ranges give more than {} bindings", max_bindings));
   std::vector<Env> out{Env{}};
-  for (const auto& [name, vals] : ranges) {
-    if (out.size() * vals.size() > max_bindings)
-      throw InputError("cli.usage", fmt::format("--param ranges give more than {} bindings", max_bindings));
+  for (const ParamRange& r : ranges) {
     std::vector<Env> next;
     for (const Env& e : out)
-      for (std::int64_t v : vals) {
+      for (std::int64_t k = 0; k < r.count(); ++k) {
         Env x = e;
-        x[name] = v;
+        x[r.name] = r.lo + k * r.step;
         next.push_back(std::move(x));
       }
     out = std::move(next);

@@ -10,6 +10,7 @@
 
 #include "tirx_verify/layout/layout.hpp"
 #include "tirx_verify/layout/notation.hpp"
+#include "tirx_verify/layout/symbolic.hpp"
 #include "tirx_verify/prove/check.hpp"
 
 namespace tirx::cli {
@@ -22,6 +23,12 @@ std::vector<std::int64_t> parse_int_list(const std::string& text, const std::str
 
 // --param N=128 (repeatable) -> Env.
 Env parse_params(const std::vector<std::string>& params);
+
+// Every --param as a ParamRange (layout/symbolic.hpp), in option order. Throws
+// InputError("cli.usage") on bad text, an empty range or a name given twice.
+std::vector<ParamRange> param_ranges(const std::vector<std::string>& params);
+// Number of bindings of the ranges (saturates at 2^100).
+__int128 binding_count(const std::vector<ParamRange>& ranges);
 
 // --param NAME=VALUE or NAME=LO..HI[:STEP] (a range, swept by check and equiv): every binding,
 // the cartesian product of the ranges in option order (last fastest). Throws

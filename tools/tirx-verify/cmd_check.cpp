@@ -1,10 +1,20 @@
 // tirx-verify check LAYOUT [--shape ...] [--dtype float16] [--scope shared|tmem|local|global]
 //                          [--alloc-cols N] [--alloc-elems N] [--target sm_100a] [--json]
 //                          [--engine auto|enum|gf2|z3] [--cross-check] [--z3-timeout-ms N] [--z3-memory-mb N]
-// Runs every registered check on one layout. With --param NAME=LO..HI[:STEP] every binding of the
-// range is checked (enumeration over the parameter) and the results are folded: the first failing
-// binding is reported with its parameter values, and "params_swept" says how many were checked. Exit: 0 all pass, 1 a check failed, 2 bad input
+// Runs every registered check on one layout. Exit: 0 all pass, 1 a check failed, 2 bad input
 // (including a layout that is not well-formed for the given buffer), 3 undecided.
+//
+// With --param NAME=LO..HI[:STEP] the checks must hold for every binding:
+//   * layout.well-formed, layout.injective and layout.bounds are decided for ALL bindings by one
+//     Z3 query each (prove/symbolic.hpp) when the layout is in the symbolic subset of the
+//     notation (layout/symbolic.hpp) and the engine is auto or z3;
+//   * every check is also swept binding by binding when the range has at most kMaxSweep
+//     bindings (with --engine enum|gf2, or outside the symbolic subset, only the sweep runs); the
+//     sweep's first failing binding is reported, and where both ran their verdicts must agree
+//     (else "ENGINES DISAGREE", a failure);
+//   * past kMaxSweep bindings, checks without a symbolic encoding are undecided, or n/a when they
+//     do not apply at the first binding (applicability depends on scope and options only).
+// --alloc-elems may use the parameters ("N*64").
 #include <iostream>
 
 #include <fmt/format.h>
@@ -15,6 +25,8 @@
 #include "tirx_verify/hw/target.hpp"
 #include "tirx_verify/kernel/verify.hpp"
 #include "tirx_verify/layout/error.hpp"
+#include "tirx_verify/layout/symbolic.hpp"
+#include "tirx_verify/prove/symbolic.hpp"
 #include "tirx_verify/report/report.hpp"
 
 namespace tirx::cli {
@@ -23,7 +35,8 @@ namespace {
 struct Opts {
   std::string layout;
   std::string shape, dtype, scope = "unknown", target = "sm_100a", target_file;
-  std::optional<std::int64_t> alloc_cols, alloc_elems;
+  std::optional<std::int64_t> alloc_cols;
+  std::string alloc_elems;  // an integer expression, may use the parameters
   std::int64_t max_points = std::int64_t{1} << 28;
   std::string access;
   int access_bytes = 0;
@@ -45,7 +58,13 @@ prove::CheckInput make_input(const Opts& o, const Env& env, const hw::Target& ta
     throw InputError("cli.usage", "unknown --dtype '" + o.dtype + "'", o.dtype, 0);
   in.scope = prove::parse_scope(o.scope);
   in.alloc_cols = o.alloc_cols;
-  in.alloc_elems = o.alloc_elems;
+  if (!o.alloc_elems.empty()) {
+    try {
+      in.alloc_elems = parse_int_expr(o.alloc_elems, env);
+    } catch (const InputError& e) {
+      throw InputError("cli.usage", "--alloc-elems: " + e.message(), o.alloc_elems, e.pos(), e.note());
+    }
+  }
   in.machine = prove::machine_limits(target);
   if (o.alloc_cols) {  // an allocation tcgen05.alloc rejects is bad input (exit 2), not a finding
     try {
@@ -83,30 +102,26 @@ int exit_code_of(const std::vector<prove::CheckResult>& results) {
   return code == kVerified && undecided ? kUndecided : code;
 }
 
-int run_check(const Opts& o) {
-  const hw::Target target = o.target_file.empty() ? hw::load_target(o.target) : hw::load_target_file(o.target_file);
-  const std::vector<Env> envs = expand_params(o.params);
-  if (envs.size() == 1) {
-    const prove::CheckInput in = make_input(o, envs.front(), target);
-    const auto results = prove::run_all(in);
-    if (o.json) {
-      nlohmann::json j = {{"layout", o.layout},
-                          {"resolved", print_layout(in.layout)},
-                          {"checks", report::results_json(results)}};
-      std::cout << j.dump(2) << "\n";
-    } else {
-      std::cout << print_layout(in.layout) << "\n" << report::render_results_text(results);
-    }
-    return exit_code_of(results);
+// Largest number of bindings a sweep visits.
+constexpr std::int64_t kMaxSweep = 65536;
+
+void print_single(const Opts& o, const prove::CheckInput& in, const std::vector<prove::CheckResult>& results) {
+  if (o.json) {
+    nlohmann::json j = {{"layout", o.layout}, {"resolved", print_layout(in.layout)}, {"checks", report::results_json(results)}};
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << print_layout(in.layout) << "\n" << report::render_results_text(results);
   }
-  // A parameter range: enumerate every binding (a layout that is not well-formed for one binding
-  // is a layout.well-formed failure there).
+}
+
+// Every check at every binding, folded (the first failing binding per check).
+std::vector<prove::CheckResult> sweep(const Opts& o, const std::vector<Env>& envs, const hw::Target& target) {
   std::vector<std::pair<Env, std::vector<prove::CheckResult>>> runs;
   for (const Env& env : envs) {
     std::vector<prove::CheckResult> results;
     try {
       results = prove::run_all(make_input(o, env, target));
-    } catch (const InputError& e) {
+    } catch (const InputError& e) {  // not well-formed for this binding
       prove::CheckResult r;
       r.id = "layout.well-formed";
       r.status = prove::Status::kFail;
@@ -116,15 +131,166 @@ int run_check(const Opts& o) {
     }
     runs.emplace_back(env, std::move(results));
   }
-  const auto folded = fold_sweep(runs, o.params);
+  return fold_sweep(runs, o.params);
+}
+
+bool decisive(prove::Status s) { return s == prove::Status::kPass || s == prove::Status::kFail; }
+
+// The symbolic result of a check merged with the swept one (either may be absent).
+prove::CheckResult merge(const prove::CheckResult* sym, const prove::CheckResult* swept) {
+  if (!sym) return *swept;
+  if (!swept) return *sym;
+  if (decisive(sym->status) && decisive(swept->status) && sym->status != swept->status) {
+    prove::CheckResult r = *sym;
+    r.status = prove::Status::kFail;
+    r.engine = "z3-symbolic+sweep";
+    r.message = fmt::format("ENGINES DISAGREE on {}: z3-symbolic says {} ({}); the sweep says {} ({})", sym->id,
+                            prove::status_name(sym->status), sym->message, prove::status_name(swept->status),
+                            swept->message);
+    r.witness = {{"engines",
+                  {{{"engine", "z3-symbolic"}, {"status", prove::status_name(sym->status)}, {"witness", sym->witness}},
+                   {{"engine", "sweep:" + swept->engine},
+                    {"status", prove::status_name(swept->status)},
+                    {"witness", swept->witness}}}}};
+    return r;
+  }
+  // Agreement (or one side undecided): the sweep's first failing binding is the more useful
+  // witness; a pass is stated for all bindings by the symbolic proof.
+  prove::CheckResult r = (swept->status == prove::Status::kFail || !decisive(sym->status)) ? *swept : *sym;
+  if (decisive(sym->status) && decisive(swept->status)) {
+    r.engine = "z3-symbolic+sweep(" + swept->engine + ")";
+    r.message += r.status == prove::Status::kFail ? fmt::format(" [z3-symbolic agrees: {}]", sym->message)
+                                                  : " [sweep agrees]";
+  }
+  r.seconds = sym->seconds + swept->seconds;
+  return r;
+}
+
+int run_ranged(const Opts& o, const std::vector<ParamRange>& ranges, const hw::Target& target) {
+  const __int128 count = binding_count(ranges);
+  const bool sweepable = count <= kMaxSweep;
+  const prove::Engine engine = prove::parse_engine(o.engine.engine);
+  std::vector<std::string> names;
+  for (const ParamRange& r : ranges) names.push_back(r.name);
+  Env first, last;
+  for (const ParamRange& r : ranges) first[r.name] = r.lo, last[r.name] = r.last();
+
+  // The symbolic proofs (auto and z3).
+  std::vector<prove::CheckResult> sym;
+  std::string why_not;
+  if (engine == prove::Engine::kAuto || engine == prove::Engine::kZ3) {
+    try {
+      prove::SymbolicInput si;
+      si.text = o.layout;
+      si.layout = parse_symbolic_layout(o.layout, names);
+      si.params = ranges;
+      if (!o.alloc_elems.empty()) si.alloc_elems = parse_symbolic_int(o.alloc_elems, names);
+      si.at = [&](const Env& env) { return make_input(o, env, target); };
+      // The symbolic reader must agree with the notation where both can be evaluated.
+      for (const Env& e : {first, last}) {
+        std::optional<Layout> a, b;
+        try {
+          a = si.layout.instantiate(e);
+        } catch (const InputError&) {
+        }
+        try {
+          b = parse_layout(o.layout, e);
+        } catch (const InputError&) {
+        }
+        if (a.has_value() != b.has_value() || (a && !(*a == *b)))
+          throw NotSymbolic("internal: the symbolic reading differs from the notation at one binding", 0);
+      }
+      prove::CheckInput limits_only;
+      apply_engine_options(o.engine, limits_only);
+      si.limits = limits_only.limits;
+      sym = prove::run_symbolic(si);
+    } catch (const NotSymbolic& e) {
+      why_not = e.what();
+    } catch (const InputError& e) {
+      why_not = e.message();
+    }
+  } else {
+    why_not = fmt::format("--engine {} sweeps", o.engine.engine);
+  }
+  if (sym.empty() && !sweepable)
+    throw InputError("cli.usage",
+                     fmt::format("--param ranges give more than {} bindings to sweep, and the symbolic engine cannot "
+                                 "decide this layout: {}",
+                                 kMaxSweep, why_not));
+
+  std::vector<prove::CheckResult> swept;
+  if (sweepable) swept = sweep(o, expand_params(o.params, kMaxSweep), target);
+
+  // Registry order; a failing layout.well-formed ends the list as in run_all.
+  std::vector<prove::CheckResult> results;
+  std::optional<std::vector<prove::CheckResult>> at_first;
+  for (const auto& c : prove::checks()) {
+    if (!c.run) continue;
+    const std::string id(c.id);
+    auto find = [&](const std::vector<prove::CheckResult>& v) -> const prove::CheckResult* {
+      for (const auto& r : v)
+        if (r.id == id) return &r;
+      return nullptr;
+    };
+    const prove::CheckResult* s = find(sym);
+    const prove::CheckResult* w = find(swept);
+    if (!s && !w && !sym.empty() && !sweepable) {
+      // No symbolic encoding and too many bindings to sweep.
+      if (!at_first) at_first = prove::run_all(make_input(o, first, target));
+      const prove::CheckResult* f = find(*at_first);
+      if (!f) continue;
+      prove::CheckResult r;
+      r.id = id;
+      r.engine = "none";
+      if (f->status == prove::Status::kNotApplicable) {
+        r.status = prove::Status::kNotApplicable;
+        r.message = "n/a (at the first binding; applicability depends on scope and options only)";
+      } else {
+        r.status = prove::Status::kUndecided;
+        r.message = fmt::format("not decided: {} has no symbolic encoding and the ranges give more than {} bindings "
+                                "to sweep",
+                                id, kMaxSweep);
+      }
+      results.push_back(std::move(r));
+      continue;
+    }
+    if (!s && !w) continue;
+    results.push_back(merge(s, w));
+    if (id == "layout.well-formed" && results.back().status == prove::Status::kFail) break;
+  }
+
+  nlohmann::json pj = nlohmann::json::array();
+  std::string ptext;
+  for (const ParamRange& r : ranges) {
+    pj.push_back({{"name", r.name}, {"lo", r.lo}, {"hi", r.hi}, {"step", r.step}, {"count", r.count()}});
+    ptext += (ptext.empty() ? "" : ", ") + r.str();
+  }
+  const std::int64_t swept_n = sweepable ? static_cast<std::int64_t>(count) : 0;
   if (o.json) {
-    nlohmann::json j = {{"layout", o.layout}, {"params_swept", envs.size()}, {"checks", report::results_json(folded)}};
+    nlohmann::json j = {{"layout", o.layout}, {"params", pj}, {"params_swept", swept_n}};
+    j["symbolic"] = sym.empty() ? nlohmann::json({{"decided", nlohmann::json::array()}, {"unavailable", why_not}})
+                                : nlohmann::json({{"decided", prove::symbolic_check_ids()}});
+    j["checks"] = report::results_json(results);
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << fmt::format("{}  ({} parameter bindings swept)\n", o.layout, envs.size())
-              << report::render_results_text(folded);
+    std::cout << fmt::format("{}  ({}: {} parameter bindings swept{})\n", o.layout, ptext, swept_n,
+                             sym.empty() ? fmt::format("; not symbolic: {}", why_not)
+                                         : std::string("; well-formed, injective, bounds proved for all bindings"))
+              << report::render_results_text(results);
   }
-  return exit_code_of(folded);
+  return exit_code_of(results);
+}
+
+int run_check(const Opts& o) {
+  const hw::Target target = o.target_file.empty() ? hw::load_target(o.target) : hw::load_target_file(o.target_file);
+  const std::vector<ParamRange> ranges = param_ranges(o.params);
+  if (binding_count(ranges) > 1) return run_ranged(o, ranges, target);
+  Env env;
+  for (const ParamRange& r : ranges) env[r.name] = r.lo;
+  const prove::CheckInput in = make_input(o, env, target);
+  const auto results = prove::run_all(in);
+  print_single(o, in, results);
+  return exit_code_of(results);
 }
 }  // namespace
 
@@ -136,7 +302,7 @@ void register_check(CLI::App& app, int& exit_code) {
   cmd->add_option("--dtype", o->dtype, "Element type (float16, bfloat16, float32, uint8, ...)");
   cmd->add_option("--scope", o->scope, "Storage scope: shared, shared.dyn, global, tmem, local");
   cmd->add_option("--alloc-cols", o->alloc_cols, "TMEM allocation in 32-bit columns");
-  cmd->add_option("--alloc-elems", o->alloc_elems, "Memory allocation on m, in elements");
+  cmd->add_option("--alloc-elems", o->alloc_elems, "Memory allocation on m, in elements (an integer expression; may use --param names)");
   cmd->add_option("--target", o->target, "Target name (models/targets/NAME.json)");
   cmd->add_option("--target-file", o->target_file, "Target description file");
   cmd->add_option("--max-points", o->max_points, "Enumeration limit (points); past it a check is undecided");

@@ -1,0 +1,256 @@
+// run_symbolic (tirx_verify/prove/symbolic.hpp): layout.well-formed, layout.injective and
+// layout.bounds for every parameter binding at once, each "fail" re-checked by the concrete
+// check at the binding the solver found.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "checks_internal.hpp"
+#include "symbolic_internal.hpp"
+#include "tirx_verify/layout/error.hpp"
+#include "tirx_verify/prove/symbolic.hpp"
+
+namespace tirx::prove {
+
+namespace {
+
+std::string ranges_text(const std::vector<ParamRange>& ranges) {
+  std::string s;
+  __int128 total = 1;
+  for (const ParamRange& p : ranges) {
+    s += (s.empty() ? "" : ", ") + p.str();
+    total *= p.count();
+  }
+  const std::string n = total > INT64_MAX ? std::string("more than 2^63") : fmt::format("{}", static_cast<std::int64_t>(total));
+  return fmt::format("{} ({} bindings)", s, n);
+}
+
+std::string binding_text(const Env& env) {
+  std::string s;
+  for (const auto& [k, v] : env) s += fmt::format("{}{}={}", s.empty() ? "" : ", ", k, v);
+  return s;
+}
+
+nlohmann::json binding_json(const Env& env) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [k, v] : env) j[k] = v;
+  return j;
+}
+
+// The concrete result at `binding`, marked with the binding (as a sweep reports it).
+CheckResult at_binding(CheckResult r, const Env& binding) {
+  r.message = fmt::format("[{}] {}", binding_text(binding), r.message);
+  if (r.witness.is_null()) r.witness = nlohmann::json::object();
+  if (r.witness.is_object()) r.witness["params"] = binding_json(binding);
+  return r;
+}
+
+// Re-checks a symbolic counterexample with the concrete check `run` at the binding.
+CheckResult confirm(const SymbolicInput& in, const std::string& id, const Env& binding,
+                    CheckResult (*run)(const CheckInput&)) {
+  CheckResult r;
+  try {
+    r = run(in.at(binding));
+  } catch (const InputError& e) {
+    r.id = id;
+    r.status = Status::kFail;
+    r.engine = "error";
+    r.message = fmt::format("[{}] {}", e.check_id(), e.message());
+  }
+  r.id = id;
+  if (r.status != Status::kFail) {
+    CheckResult u;
+    u.id = id;
+    u.status = Status::kUndecided;
+    u.engine = "z3-symbolic";
+    u.message = fmt::format(
+        "ENGINES DISAGREE on {}: z3-symbolic found a counterexample at {} but the concrete check there says {} ({}); "
+        "treated as undecided (engine bug)",
+        id, binding_text(binding), status_name(r.status), r.message);
+    return u;
+  }
+  r.engine = "z3-symbolic+" + r.engine;
+  return at_binding(std::move(r), binding);
+}
+
+CheckResult from_answer(const SymbolicInput& in, const std::string& id, const symbolic::Answer& a,
+                        const std::string& pass_message, CheckResult (*run)(const CheckInput&)) {
+  if (a.status == Status::kFail && a.binding) return confirm(in, id, *a.binding, run);
+  CheckResult r;
+  r.id = id;
+  r.engine = "z3-symbolic";
+  r.status = a.status;
+  r.message = a.status == Status::kPass ? fmt::format("for all {}: {} ({})", ranges_text(in.params), pass_message, a.message)
+                                        : a.message;
+  return r;
+}
+
+// Iters (shard 0..n-1, then replica) sorted by |stride| in one concrete layout.
+std::vector<std::size_t> stride_order(const TileLayout& t) {
+  std::vector<std::pair<std::int64_t, std::size_t>> v;
+  for (std::size_t k = 0; k < t.shard.size(); ++k) v.emplace_back(std::llabs(t.shard[k].stride), k);
+  for (std::size_t k = 0; k < t.replica.size(); ++k) v.emplace_back(std::llabs(t.replica[k].stride), t.shard.size() + k);
+  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::size_t> out;
+  for (const auto& [s, k] : v) out.push_back(k);
+  return out;
+}
+
+// A few bindings to try concretely before the (possibly slow) digit query: every corner of the
+// parameter box (at most 16) and the first 8 bindings in odometer order.
+std::vector<Env> sample_bindings(const std::vector<ParamRange>& ranges) {
+  std::vector<Env> out;
+  auto add = [&](const Env& e) {
+    if (std::find(out.begin(), out.end(), e) == out.end()) out.push_back(e);
+  };
+  const std::size_t corners = ranges.size() >= 4 ? 16 : std::size_t{1} << ranges.size();
+  for (std::size_t c = 0; c < corners; ++c) {
+    Env e;
+    for (std::size_t i = 0; i < ranges.size(); ++i) e[ranges[i].name] = (i < 4 && ((c >> i) & 1)) ? ranges[i].last() : ranges[i].lo;
+    add(e);
+  }
+  std::vector<std::int64_t> k(ranges.size(), 0);
+  for (int n = 0; n < 8; ++n) {
+    Env e;
+    for (std::size_t i = 0; i < ranges.size(); ++i) e[ranges[i].name] = ranges[i].lo + k[i] * ranges[i].step;
+    add(e);
+    std::size_t i = ranges.size();
+    while (i > 0 && ++k[i - 1] == ranges[i - 1].count()) k[--i] = 0;
+    if (i == 0) break;
+  }
+  return out;
+}
+
+// layout.injective for all bindings: the structural condition symbolically (params only), then
+// concrete checks at sample bindings (a counterexample there is reported as such), then the full
+// query over two points' digits.
+CheckResult injective(const SymbolicInput& in, const CheckInput& in0, const std::string& pass_message) {
+  const std::string id = "layout.injective";
+  std::vector<std::vector<std::size_t>> orders = {stride_order(in0.layout.tile())};
+  try {
+    Env last;
+    for (const ParamRange& p : in.params) last[p.name] = p.last();
+    const auto o = stride_order(in.at(last).layout.tile());
+    if (o != orders.front()) orders.push_back(o);
+  } catch (const InputError&) {
+  }
+  for (const auto& order : orders) {
+    const symbolic::Answer a = symbolic::injective_structural(in.layout, in.params, in0.scope, order, in.limits);
+    if (a.status == Status::kPass) {
+      CheckResult r;
+      r.id = id;
+      r.status = Status::kPass;
+      r.engine = "z3-symbolic(structural)";
+      r.message = fmt::format("for all {}: {}: on every storage axis each stride exceeds the reach of the smaller ones "
+                              "({})",
+                              ranges_text(in.params), pass_message, a.message);
+      return r;
+    }
+  }
+  for (const Env& b : sample_bindings(in.params)) {
+    CheckResult r;
+    try {
+      r = check_injective(in.at(b));
+    } catch (const InputError&) {
+      continue;  // not well-formed there: layout.well-formed reports it
+    }
+    if (r.status == Status::kFail) {
+      r.engine = "sample+" + r.engine;
+      return at_binding(std::move(r), b);
+    }
+  }
+  return from_answer(in, id, symbolic::injective(in.layout, in.params, in0.scope, in.limits), pass_message,
+                     check_injective);
+}
+
+}  // namespace
+
+unsigned symbolic_width(const SymbolicInput& in) {
+  std::vector<SymExpr> extra;
+  if (in.alloc_elems) extra.push_back(*in.alloc_elems);
+  return symbolic::width(in.layout, in.params, extra);
+}
+
+std::vector<CheckResult> run_symbolic(const SymbolicInput& in) {
+  std::vector<CheckResult> out;
+  Env first;
+  for (const ParamRange& p : in.params) first[p.name] = p.lo;
+  (void)symbolic_width(in);  // throws NotSymbolic before anything is reported
+
+  // ---- layout.well-formed: the structural part at the first binding, extents >= 1 everywhere ----
+  Stopwatch clock;
+  CheckInput in0;
+  try {
+    in0 = in.at(first);
+  } catch (const InputError& e) {
+    CheckResult r;
+    r.id = "layout.well-formed";
+    r.status = Status::kFail;
+    r.engine = "error";
+    r.message = fmt::format("[{}] {}", e.check_id(), e.message());
+    r.seconds = clock.seconds();
+    out.push_back(at_binding(std::move(r), first));
+    return out;
+  }
+  CheckResult wf = check_well_formed(in0);
+  if (wf.status == Status::kFail) {
+    wf.seconds = clock.seconds();
+    out.push_back(at_binding(std::move(wf), first));
+    return out;
+  }
+  // The shape (when given) is concrete: the layout size must equal its element count everywhere.
+  std::optional<std::int64_t> size;
+  if (in0.shape) size = in0.layout.size();
+  const symbolic::Answer wa = symbolic::well_formed(in.layout, in.params, size, in.limits);
+  wf = from_answer(in, "layout.well-formed", wa,
+                   size ? fmt::format("every extent >= 1 and {} elements", *size) : std::string("every extent >= 1"),
+                   check_well_formed);
+  wf.seconds = clock.seconds();
+  out.push_back(wf);
+  if (wf.status == Status::kFail) return out;
+
+  // ---- layout.injective ----
+  clock = Stopwatch();
+  const TileLayout skel = symbolic::skeleton(in.layout);
+  std::string axes_text;
+  for (Axis a : storage_axes(skel, in0.scope)) axes_text += fmt::format("{}{}", axes_text.empty() ? "" : ", ", a.name());
+  CheckResult inj = injective(in, in0, fmt::format("no two points share a storage cell on ({})", axes_text));
+  inj.seconds = clock.seconds();
+  out.push_back(std::move(inj));
+
+  // ---- layout.bounds ----
+  clock = Stopwatch();
+  std::vector<symbolic::Target> targets;
+  std::string ranges_note;
+  for (Axis a : skel.axes()) {
+    symbolic::Target t;
+    t.axis = a;
+    const AxisRange r = range_for(a, in0);
+    t.lo = r.lo;
+    if (a == Axis(AxisId::m) && in.alloc_elems) {
+      t.hi = *in.alloc_elems;
+      t.why = "allocated elements " + in.alloc_elems->str();
+    } else {
+      if (r.hi) t.hi = SymExpr(*r.hi);
+      t.why = r.why;
+    }
+    ranges_note += fmt::format("{}{} in [{}, {})", ranges_note.empty() ? "" : ", ", a.name(), t.lo,
+                               t.hi ? t.hi->str() : std::string("inf"));
+    targets.push_back(t);
+    if (a == Axis(AxisId::m) && in.layout.swizzle && in.layout.swizzle->swizzle_len > 0) {
+      symbolic::Target z = t;
+      z.swizzled = true;
+      z.why = "swizzled address inside the buffer footprint";
+      targets.push_back(z);
+      ranges_note += ", swizzled m inside the footprint";
+    }
+  }
+  CheckResult bnd = from_answer(in, "layout.bounds", symbolic::bounds(in.layout, in.params, targets, in.limits),
+                                ranges_note.empty() ? "no coordinates" : ranges_note, check_bounds);
+  bnd.seconds = clock.seconds();
+  out.push_back(std::move(bnd));
+  return out;
+}
+
+}  // namespace tirx::prove

@@ -1,0 +1,58 @@
+// Internal: the symbolic engine's queries (z3_symbolic.cpp), used by check_symbolic.cpp, which
+// turns them into CheckResults. No Z3 types here.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tirx_verify/layout/symbolic.hpp"
+#include "tirx_verify/prove/check.hpp"
+
+namespace tirx::prove::symbolic {
+
+// One coordinate range layout.bounds proves, with a bound that may use parameters.
+//   swizzled = false: lo <= value(axis) < hi (hi absent: unbounded above)
+//   swizzled = true : the swizzled m stays inside the tile footprint of bound_targets (ranges.cpp),
+//                     computed per binding inside the query, capped by `hi` when present
+struct Target {
+  Axis axis;
+  bool swizzled = false;
+  std::int64_t lo = 0;
+  std::optional<SymExpr> hi;
+  std::string why;
+};
+
+struct Answer {
+  Status status = Status::kUndecided;
+  std::string message;          // kPass: the solver's note; kUndecided: the limit
+  std::optional<Env> binding;   // kFail: a binding where the property fails
+  std::size_t target = 0;       // bounds kFail: the violated target
+};
+
+// The common bit width: 3 + the bits of the largest magnitude any term can take over `ranges`
+// (every expression and subexpression, each axis's reach, the flat index, the `extra` terms),
+// at least the swizzle's bits + 2. Throws NotSymbolic when a magnitude reaches 2^62.
+unsigned width(const SymLayout& l, const std::vector<ParamRange>& ranges, const std::vector<SymExpr>& extra = {});
+
+// Some extent < 1, or (when `size` is given) a layout size other than `size`.
+Answer well_formed(const SymLayout& l, const std::vector<ParamRange>& ranges, std::optional<std::int64_t> size,
+                   const EngineLimits& limits);
+Answer injective(const SymLayout& l, const std::vector<ParamRange>& ranges, Scope scope, const EngineLimits& limits);
+// The structural sufficient condition of injective_structural.cpp for every binding, with the
+// iters taken in the fixed order `order` (indices: shard iters 0..n-1, then replica iters n..):
+// each iter that moves a point (extent > 1, and stride != 0 for a shard iter) lies on a storage
+// axis, and |stride| > the sum of (extent-1)*|stride| of the moving iters before it on its axis.
+// kPass: injective for all bindings. kFail: the condition fails at `binding` (nothing is
+// concluded about injectivity there). A params-only query: no digit variables.
+Answer injective_structural(const SymLayout& l, const std::vector<ParamRange>& ranges, Scope scope,
+                            const std::vector<std::size_t>& order, const EngineLimits& limits);
+
+Answer bounds(const SymLayout& l, const std::vector<ParamRange>& ranges, const std::vector<Target>& targets,
+              const EngineLimits& limits);
+
+// A TileLayout with the structure of `l` (same iters, axes and offset axes; every extent 1 and
+// every value 0), for the structural questions (axes(), storage_axes()).
+TileLayout skeleton(const SymLayout& l);
+
+}  // namespace tirx::prove::symbolic
