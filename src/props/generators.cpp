@@ -61,28 +61,51 @@ AxisDraw draw_axis_pool(AxisPool pool) {
   return d;
 }
 
-// The thread axes a layout uses must be a contiguous piece of its chain (get_scope walks the
-// chain edge by edge): a gap (laneid and cbx without warpid) is closed with a +1 offset on the
-// missing axis (an offset, unlike a unit iter or a zero offset, survives canonicalize).
-// Only what canonicalize keeps counts: shard iters of extent > 1, replica iters, non-zero offsets.
+// Whether canonicalize() keeps axis `a` (spec tirx_semantics (e), canonicalize steps 1-2):
+// shard iters of extent > 1, one unit iter on the first iter's axis when every shard iter has
+// extent 1 (a non-empty shard never becomes empty), every replica iter, non-zero offsets.
 bool kept_axis(const TileLayout& l, Axis a) {
-  for (const Iter& it : l.shard)
-    if (it.axis == a && it.extent > 1) return true;
+  bool shard_kept = false;
+  for (const Iter& it : l.shard) {
+    if (it.extent == 1) continue;
+    shard_kept = true;
+    if (it.axis == a) return true;
+  }
+  if (!shard_kept && !l.shard.empty() && l.shard.front().axis == a) return true;
   for (const Iter& it : l.replica)
     if (it.axis == a) return true;
   return l.offset.get(a) != 0;
 }
 
-void close_chain_gaps(TileLayout& l, const std::vector<AxisId>& chain) {
+// Whether get_scope() on the layout as built sees axis `a`: every shard and replica iter, every
+// offset entry (zero ones too).
+bool present_axis(const TileLayout& l, Axis a) {
+  for (const Iter& it : l.shard)
+    if (it.axis == a) return true;
+  for (const Iter& it : l.replica)
+    if (it.axis == a) return true;
+  for (const auto& e : l.offset.entries())
+    if (e.axis == a) return true;
+  return false;
+}
+
+}  // namespace
+
+void close_scope_chain(TileLayout& l, const std::vector<AxisId>& chain) {
+  // The span is that of the layout as built, which contains the canonical one (canonicalize
+  // only drops axes); a +1 offset survives canonicalize, so filling every axis of the span
+  // that canonicalize would not keep leaves both chains contiguous.
   int lo = -1, hi = -1;
   for (int i = 0; i < static_cast<int>(chain.size()); ++i)
-    if (kept_axis(l, chain[static_cast<std::size_t>(i)])) {
+    if (present_axis(l, chain[static_cast<std::size_t>(i)])) {
       if (lo < 0) lo = i;
       hi = i;
     }
   for (int i = lo + 1; lo >= 0 && i < hi; ++i)
     if (!kept_axis(l, chain[static_cast<std::size_t>(i)])) l.offset.set(chain[static_cast<std::size_t>(i)], 1);
 }
+
+namespace {
 
 constexpr std::int64_t kPow2Extents[] = {1, 2, 4, 8, 16, 32};
 
@@ -135,7 +158,7 @@ TileLayout draw_tile(const LayoutGenOptions& opt) {
   }
   const int o = *gen::inRange(0, opt.max_offsets + 1);
   for (int k = 0; k < o; ++k) l.offset.add(draw_axis(pool), draw_offset(opt.negative_offsets, opt.pow2));
-  close_chain_gaps(l, drawn.chain);
+  close_scope_chain(l, drawn.chain);
   return l;
 }
 

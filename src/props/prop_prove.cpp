@@ -263,7 +263,9 @@ Property prove_bounds_property() {
                 lo_lim = floor_div(mlo, z.period()) * z.period();
                 limit = floor_div(mhi, z.period()) * z.period() + z.period();
               }
-              if (in.alloc_elems) limit = std::min(limit, *in.alloc_elems);
+              // The footprint, cut to m's own range (the allocation, or a register fragment's
+              // register budget): a swizzled register index past the budget is out of bounds too.
+              if (const auto hi = range(Axis(AxisId::m)).second) limit = std::min(limit, *hi);
               targets.push_back({AxisId::m, true, lo_lim, limit, "swizzle footprint"});
             }
             // Brute force: the first violated target in order, as the engines report it.

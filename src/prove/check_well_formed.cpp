@@ -4,11 +4,15 @@
 // when a layout is built, so a layout that reaches a check already has it. What this check adds
 // is agreement with the buffer: the shape's element count equals the layout size (TVM silently
 // flattens a mismatching shape), and the axes fit the storage scope (a TMEM buffer maps onto
-// TLane/TCol; shared and global buffers onto memory axes; TMEM axes never outside TMEM).
+// TLane/TCol; shared and global buffers onto memory axes; TMEM axes never outside TMEM); and
+// what TVM's verify_well_formed() checks: the thread axes form one scope chain (get_scope()
+// raises on a conflicting, disconnected or cyclic chain; spec tirx_semantics (b)), e.g.
+// S[1:1@cbx] + 1@laneid (thread -> warp and cta -> cluster, nothing from warp to cta).
 #include <fmt/format.h>
 
 #include "checks_internal.hpp"
 #include "tirx_verify/layout/checked.hpp"
+#include "tirx_verify/layout/ops.hpp"
 
 namespace tirx::prove {
 
@@ -53,6 +57,14 @@ CheckResult check_well_formed(const CheckInput& in) {
     return fail("a tmem buffer's layout must map onto TLane/TCol", {{"scope", "tmem"}});
   if (in.layout.is_compose() && in.scope == Scope::kTmem)
     return fail("a swizzled (ComposeLayout) layout cannot describe TMEM", {{"scope", "tmem"}});
+  try {
+    (void)get_scope(t);
+  } catch (const InputError& e) {
+    nlohmann::json axes = nlohmann::json::array();
+    for (const Axis a : t.axes())
+      if (a.is_thread()) axes.push_back(std::string(a.name()));
+    return fail(e.message(), {{"thread_axes", axes}});
+  }
   res.status = Status::kPass;
   res.message = fmt::format("{} elements{}", t.size(),
                             in.shape ? fmt::format(" match shape {}", nlohmann::json(*in.shape).dump()) : "");

@@ -140,6 +140,28 @@ TEST(Bounds, SwizzleEscapingItsBuffer) {
   EXPECT_EQ(bad.witness["range"], nlohmann::json({0, 480}));
 }
 
+// A swizzled register fragment: the swizzled register index must fit the register budget (255
+// 32-bit registers), not only the swizzle periods the view touches. Shrunk counterexample of the
+// 2026-11-30 campaign (prove.bounds, seed 20261130, case 22518), where the property's reference
+// had left the budget out and every engine was right: the tile puts the one element's four
+// copies at m = 2, 3, 18, 19; with swizzle_inner=False the field m[3:5] (2 for 18 and 19) is
+// XORed into m[8:10], giving 530 and 531 — inside the period [0, 1024), past register 254.
+TEST(Bounds, SwizzledRegisterIndexMustFitTheRegisterBudget) {
+  const Layout l = CL(3, 2, 5, TL({I(1, 1), I(1, 1), I(1, 1), I(1, 1)}, {I(2, 1), I(2, 16)}, {{"m", 2}}), false);
+  for (const bool cross : {false, true}) {
+    CheckInput in = input(l, Scope::kLocal);
+    in.cross_check = cross;
+    const auto r = run("layout.bounds", in);
+    ASSERT_EQ(r.status, Status::kFail) << r.message;
+    EXPECT_EQ(r.witness["note"], "swizzled address");
+    EXPECT_EQ(r.witness["range"], nlohmann::json({0, 255}));
+    const std::int64_t v = r.witness["value"].get<std::int64_t>();
+    EXPECT_TRUE(v == 530 || v == 531) << v;
+  }
+  // In shared memory there is no budget: the addresses stay inside the period they touch.
+  EXPECT_EQ(run("layout.bounds", input(l, Scope::kShared)).status, Status::kPass);
+}
+
 TEST(SwizzleLegal, PerElementMustMatchDtype) {
   EXPECT_EQ(run("swizzle.legal", input(CL(3, 3, 3, TL({I(512, 1)})), Scope::kShared, {}, 16)).status, Status::kPass);
   const auto r = run("swizzle.legal", input(CL(3, 3, 3, TL({I(512, 1)})), Scope::kShared, {}, 32));
@@ -174,6 +196,34 @@ TEST(WellFormed, ShapeMustMatchAndAxesFitScope) {
   EXPECT_EQ(run("layout.well-formed", input(TL({I(8, 1, "TLane")}), Scope::kShared)).status, Status::kFail);
   EXPECT_EQ(run("layout.well-formed", input(TL({I(8, 1)}), Scope::kTmem)).status, Status::kFail);
   EXPECT_THROW(run("layout.well-formed", input(TL({I(0, 1)}), Scope::kShared)), InputError);
+}
+
+// TVM's verify_well_formed() raises when the thread axes do not form one scope chain (spec
+// tirx_semantics (b)); the check fails with get_scope's message and the thread axes. Found by the
+// 2026-11-30 property campaign: S[1:1@cbx] + 1@laneid passed this check although canonicalize
+// (like TVM) rejects it.
+TEST(WellFormed, ThreadAxesMustFormOneScopeChain) {
+  const auto disconnected = run("layout.well-formed", input(TL({I(1, 1, "cbx")}, {}, {{"laneid", 1}}), Scope::kUnknown));
+  EXPECT_EQ(disconnected.status, Status::kFail);
+  EXPECT_NE(disconnected.message.find("disconnected scope chain"), std::string::npos) << disconnected.message;
+  EXPECT_EQ(disconnected.witness["thread_axes"], nlohmann::json({"cbx", "laneid"}));
+  // The spec's own example: wgid (warpgroup -> cta) is never reached from laneid (thread -> warp).
+  const auto spec = run("layout.well-formed", input(TL({I(2, 2, "wgid"), I(8, 4, "laneid"), I(2, 1, "wgid"),
+                                                        I(4, 1, "laneid"), I(2, 1)}),
+                                                    Scope::kLocal));
+  EXPECT_EQ(spec.status, Status::kFail);
+  EXPECT_NE(spec.message.find("disconnected scope chain"), std::string::npos) << spec.message;
+  const auto cyclic = run("layout.well-formed", input(TL({I(2, 1, "bx"), I(4, 1, "tx")}), Scope::kUnknown));
+  EXPECT_EQ(cyclic.status, Status::kFail);
+  EXPECT_NE(cyclic.message.find("cyclic scope chain"), std::string::npos) << cyclic.message;
+  const auto conflicting = run("layout.well-formed", input(TL({I(4, 1, "warpid"), I(4, 1, "wid_in_wg")}), Scope::kUnknown));
+  EXPECT_EQ(conflicting.status, Status::kFail);
+  EXPECT_NE(conflicting.message.find("conflicting scopes"), std::string::npos) << conflicting.message;
+  // One chain, with the middle link given by an offset: well-formed.
+  EXPECT_EQ(run("layout.well-formed", input(TL({I(1, 1, "cbx")}, {}, {{"laneid", 1}, {"warpid", 1}}), Scope::kUnknown)).status,
+            Status::kPass);
+  EXPECT_EQ(run("layout.well-formed", input(TL({I(4, 1, "warpid"), I(32, 1, "laneid")}), Scope::kLocal)).status,
+            Status::kPass);
 }
 
 TEST(Registry, IdsAreUniqueAndDescribed) {

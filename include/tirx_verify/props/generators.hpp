@@ -68,12 +68,22 @@ struct LayoutGenOptions {
 };
 
 // A valid TileLayout (see the header). With AxisPool::kMixed the thread axes of one layout form
-// a contiguous piece of one scope chain, so get_scope() succeeds:
+// a contiguous piece of one scope chain, so get_scope() succeeds on the layout and on its
+// canonical form (close_scope_chain):
 //   laneid -> warpid -> cbx          (thread -> warp -> cta -> cluster)
 //   laneid -> wid_in_wg -> wgid      (thread -> warp -> warpgroup -> cta)
 //   tid_in_wg -> wgid                (thread -> warpgroup -> cta)
 //   tx                               (thread -> cta)
 rc::Gen<TileLayout> gen_tile_layout(LayoutGenOptions opt = {});
+
+// Makes the thread axes of `l` a contiguous piece of `chain` (narrowest first), as get_scope()
+// needs (it walks the chain edge by edge), both for `l` as it is and for canonicalize(l): every
+// chain axis strictly between the narrowest and the widest one `l` uses and that canonicalize
+// would drop (or that is missing) gets a +1 offset. canonicalize keeps shard iters of extent
+// > 1, the first shard iter when all have extent 1, replica iters and non-zero offsets.
+//   S[1:1@cbx] + 1@laneid, chain laneid warpid cbx       -> S[1:1@cbx] + 1@laneid + 1@warpid
+//   S[(2,1):(1@laneid,1@warpid)] + 1@cbx (warpid dropped) -> ... + 1@warpid + 1@cbx
+void close_scope_chain(TileLayout& l, const std::vector<AxisId>& chain);
 
 // A valid ComposeLayout: per_element M in [0, 4], swizzle_len B in [0, 3], atom_len S in
 // [B, B + 3] (S >= B, the TVM rule), swizzle_inner either way, and a tile on axis m (replica
