@@ -43,14 +43,11 @@ std::vector<std::int64_t> parse_int_list(const std::string& text, const std::str
 
 Env parse_params(const std::vector<std::string>& params) {
   Env env;
-  for (const auto& p : params) {
-    const auto eq = p.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw InputError("cli.usage", fmt::format("--param expects NAME=VALUE, got '{}'", p), p);
-    const auto vals = parse_int_list(p.substr(eq + 1), "--param " + p.substr(0, eq));
-    if (vals.size() != 1)
-      throw InputError("cli.usage", fmt::format("--param {} needs one integer value", p.substr(0, eq)), p);
-    env[p.substr(0, eq)] = vals[0];
+  for (const ParamRange& r : param_ranges(params)) {
+    if (r.count() != 1)
+      throw InputError("cli.usage", fmt::format("--param {} needs one integer value here (ranges: check, equiv)", r.name),
+                       r.str());
+    env[r.name] = r.lo;
   }
   return env;
 }
