@@ -93,4 +93,19 @@ class Session {
 // out of memory, else "z3 error: ...".
 std::string describe_z3_failure(const std::string& what, const EngineLimits& limits);
 
+// Runs `body` (returning an answer with `status` and `message`); a z3::exception becomes an
+// undecided answer naming the limit or Z3's error, and the cached context is dropped.
+template <class Answer, class F>
+Answer guarded(const EngineLimits& limits, F&& body) {
+  try {
+    return body();
+  } catch (const z3::exception& e) {
+    Session::drop_cached_context();
+    Answer a;
+    a.status = Status::kUndecided;
+    a.message = describe_z3_failure(e.msg(), limits);
+    return a;
+  }
+}
+
 }  // namespace tirx::prove::z3enc

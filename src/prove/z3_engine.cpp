@@ -19,19 +19,7 @@ void add_all(z3::solver& s, const std::vector<z3::expr>& v) {
   for (const auto& e : v) s.add(e);
 }
 
-// Runs `body`; a z3::exception becomes an undecided answer.
-template <class Answer, class F>
-Answer guarded(const EngineLimits& limits, F&& body) {
-  try {
-    return body();
-  } catch (const z3::exception& e) {
-    z3enc::Session::drop_cached_context();
-    Answer a;
-    a.status = Status::kUndecided;
-    a.message = z3enc::describe_z3_failure(e.msg(), limits);
-    return a;
-  }
-}
+using z3enc::guarded;
 
 }  // namespace
 

@@ -208,15 +208,7 @@ std::vector<z3::expr> extents_positive(const Terms& t, const SymLayout& l) {
 
 template <class F>
 Answer guarded(const EngineLimits& limits, F&& body) {
-  try {
-    return body();
-  } catch (const z3::exception& e) {
-    z3enc::Session::drop_cached_context();
-    Answer a;
-    a.status = Status::kUndecided;
-    a.message = z3enc::describe_z3_failure(e.msg(), limits);
-    return a;
-  }
+  return z3enc::guarded<Answer>(limits, std::forward<F>(body));
 }
 
 // A params-only question "is `bad` satisfiable for some binding?", first over integers with at
