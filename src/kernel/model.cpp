@@ -3,8 +3,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -120,33 +118,6 @@ KernelModel parse_model(const std::string& text, const std::string& origin) {
   m.op_list = parse_ops(m.ops, origin);
   check_graph(m.op_list, m.buffers, origin);
   return m;
-}
-
-KernelModel load_model(const std::filesystem::path& file) {
-  std::ifstream f(file, std::ios::binary);
-  if (!f) throw InputError("model.syntax", fmt::format("cannot read model file {}", file.string()));
-  std::stringstream ss;
-  ss << f.rdbuf();
-  KernelModel m = parse_model(ss.str(), file.string());
-  m.path = file;
-  return m;
-}
-
-std::vector<std::filesystem::path> collect_model_files(const std::vector<std::filesystem::path>& paths) {
-  std::vector<std::filesystem::path> out;
-  for (const auto& p : paths) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(p, ec)) {
-      for (const auto& e : std::filesystem::recursive_directory_iterator(p))
-        if (e.is_regular_file() && e.path().extension() == ".json") out.push_back(e.path());
-    } else if (std::filesystem::exists(p, ec)) {
-      out.push_back(p);
-    } else {
-      throw InputError("model.syntax", fmt::format("no such file or directory: {}", p.string()));
-    }
-  }
-  std::sort(out.begin(), out.end());
-  return out;
 }
 
 }  // namespace tirx::kernel
