@@ -58,6 +58,18 @@ std::vector<int> cp_destination_lanes(CpShape s, int lane0, int row) {
   return lanes;
 }
 
+std::uint64_t cp_source_byte(const SmemDescriptor& desc, int row, int byte) {
+  const int kChunkBytes = 16;  // the descriptor addresses 16-byte chunks (PTX ISA 9.1 §9.7.16.4.1)
+  return desc.chunk_address(row, byte / kChunkBytes) + static_cast<std::uint64_t>(byte % kChunkBytes);
+}
+
+std::vector<CpCell> cp_destination_cells(CpShape s, TmemAddress dst, int row, int byte) {
+  const int kCellBytes = 4;  // a TMEM cell is 32 bits (§9.7.16.1)
+  std::vector<CpCell> cells;
+  for (int lane : cp_destination_lanes(s, dst.lane(), row)) cells.push_back({lane, dst.col() + byte / kCellBytes, byte % kCellBytes});
+  return cells;
+}
+
 void tcgen05_cp(Tmem& tmem, const SharedMemory& smem, CpShape shape, TmemAddress dst, const SmemDescriptor& desc) {
   const CpInfo& ci = info(shape);
   std::string name = fmt::format("tcgen05.cp.cta_group::1.{}", ci.name);

@@ -137,6 +137,23 @@ std::vector<LdStAccess> warp_accesses(const Target& target, const LdStInstr& in,
   return out;
 }
 
+LaneFieldAccess resolve_lane_field(const Target& target, LdStShape shape, int lane_field, int warp_in_wg) {
+  const TmemGeometry& g = target.require_tmem("tcgen05.ld/st");
+  const LaneRange own = subpartition_lanes(target, warp_in_wg);  // throws for a bad warp index
+  const int sub = own.last - own.first + 1;                        // 32
+  LaneFieldAccess a;
+  a.lane_field = lane_field;
+  a.warp_in_wg = warp_in_wg;
+  a.lanes = shape_lanes(shape);
+  a.outside = lane_field < 0 || lane_field >= g.lanes;
+  const int field = lane_field < 0 ? 0 : lane_field;
+  a.named_subpartition = field / sub;
+  a.first_lane = own.first + field % sub;
+  a.names_other_subpartition = a.named_subpartition != 0 && a.named_subpartition != warp_in_wg;
+  a.crosses = field % sub + a.lanes > sub;
+  return a;
+}
+
 WarpRegisters tcgen05_ld(Tmem& tmem, const LdStInstr& in, TmemAddress base, int warp_in_wg) {
   const Target& target = tmem.target();
   auto acc = warp_accesses(target, in, base, warp_in_wg, false);

@@ -115,6 +115,126 @@ AccumulatorCell accumulator_cell(const Target& target, Datapath d, int n_total, 
   return c;
 }
 
+Datapath mma_datapath(int m, int cta_group, bool ws, bool sparse) {
+  if (cta_group == 1) {
+    if (ws) {
+      if (m == 32) return Datapath::G;
+      if (m == 64) return Datapath::E;
+      if (m == 128) return Datapath::D;
+    } else {
+      if (m == 64) return Datapath::F;
+      if (m == 128) return Datapath::D;
+    }
+  } else if (cta_group == 2 && !ws) {
+    if (m == 128) return sparse ? Datapath::C : Datapath::B;
+    if (m == 256) return Datapath::A;
+  }
+  shape_error(fmt::format("no data-path layout for M = {}, cta_group::{}{}{} (PTX ISA 9.1 §9.7.16.10.5: ::1 M 64/128, "
+                          ".ws M 32/64/128; ::2 M 128/256, no .ws)",
+                          m, cta_group, ws ? ", .ws" : "", sparse ? ", sparse" : ""));
+}
+
+int datapath_rows_per_cta(Datapath d) {
+  switch (d) {
+    case Datapath::A: return datapath_m(d) / 2;
+    case Datapath::B:
+    case Datapath::C: return datapath_m(d) / 2;
+    default: return datapath_m(d);
+  }
+}
+
+std::vector<TmemBitCell> a_operand_cells(const Target& target, Datapath d, int m, int k, int elem_bits,
+                                         TmemAddress base) {
+  const TmemGeometry& g = target.require_tmem("tcgen05.mma A in TMEM");
+  if (d == Datapath::C || d == Datapath::G)
+    throw InputError("tmem.datapath",
+                     fmt::format("A in TMEM with layout {} is not modelled (the PTX figures of its A placement are "
+                                 "unread)",
+                                 to_char(d)));
+  if (elem_bits != 8 && elem_bits != 16 && elem_bits != 32)
+    shape_error(fmt::format("A elements of {} bits cannot be read from TMEM (8, 16 or 32)", elem_bits));
+  const int rows = datapath_rows_per_cta(d);
+  if (m < 0 || m >= rows || k < 0) shape_error(fmt::format("A element ({}, {}) is outside the {}-row operand", m, k, rows));
+  const int kHalfSlab = 16;  // Layout F lane alignment unit, as accumulator_cell
+  const int l0 = base.lane();
+  if (!(l0 == 0 || (d == Datapath::F && l0 == kHalfSlab)))
+    throw InputError("tmem.datapath", fmt::format("layout {} needs A at TMEM lane 0{}, not lane {}", to_char(d),
+                                                  d == Datapath::F ? " or 16" : "", l0));
+  const int sub = target.tmem_subpartition_lanes();  // 32
+  const int col = base.col() + k * elem_bits / g.cell_bits;
+  const int bit = (k * elem_bits) % g.cell_bits;
+  switch (d) {
+    case Datapath::D:
+    case Datapath::A: return {{l0 + m, col, bit}};
+    case Datapath::F: return {{l0 + m % kHalfSlab + sub * (m / kHalfSlab), col, bit}};
+    case Datapath::B:
+    case Datapath::E: return {{l0 + m, col, bit}, {l0 + m + 2 * sub, col, bit}};
+    default: break;
+  }
+  return {};
+}
+
+int mma_kind_k(std::string_view kind) {
+  if (kind == "f16") return 16;
+  if (kind == "tf32") return 8;
+  if (kind == "f8f6f4" || kind == "i8" || kind == "mxf8f6f4") return 32;
+  if (kind == "mxf4" || kind == "mxf4nvf4") return 64;
+  shape_error(fmt::format("unknown tcgen05.mma kind '{}'", kind));
+}
+
+bool is_block_scaled_kind(std::string_view kind) { return kind == "mxf8f6f4" || kind == "mxf4" || kind == "mxf4nvf4"; }
+
+int scale_vec_scales(ScaleVec v) {
+  switch (v) {
+    case ScaleVec::k1X: return 1;
+    case ScaleVec::k2X: return 2;
+    case ScaleVec::k4X: return 4;
+  }
+  return 1;
+}
+
+std::string_view to_string(ScaleVec v) {
+  switch (v) {
+    case ScaleVec::k1X: return "1X";
+    case ScaleVec::k2X: return "2X";
+    case ScaleVec::k4X: return "4X";
+  }
+  return "?";
+}
+
+void validate_block_scaling(std::string_view kind, ScaleVec vec, int k, std::string_view sf_dtype) {
+  if (!is_block_scaled_kind(kind))
+    shape_error(fmt::format("kind::{} is not block-scaled (mxf8f6f4, mxf4, mxf4nvf4)", kind));
+  const bool ok = (kind == "mxf8f6f4" && vec == ScaleVec::k1X) || (kind == "mxf4" && vec == ScaleVec::k2X) ||
+                  (kind == "mxf4nvf4" && (vec == ScaleVec::k2X || vec == ScaleVec::k4X));
+  if (!ok)
+    shape_error(fmt::format("kind::{} does not take scale_vec::{} (PTX ISA 9.1 §9.7.16.10.7.1: mxf8f6f4 1X, mxf4 2X, "
+                            "mxf4nvf4 2X or 4X)",
+                            kind, to_string(vec)));
+  const int kk = mma_kind_k(kind);
+  if (k != kk)
+    shape_error(fmt::format("kind::{} has K = {}, not {}: scale_vec::{} gives one scale factor per {} elements of K",
+                            kind, kk, k, to_string(vec), kk / scale_vec_scales(vec)));
+  if (sf_dtype.empty()) return;
+  const bool ue8m0 = sf_dtype == "float8_e8m0fnu", ue4m3 = sf_dtype == "float8_e4m3fn";
+  if (vec == ScaleVec::k4X ? !(ue8m0 || ue4m3) : !ue8m0)
+    shape_error(fmt::format("scale_vec::{} takes {} scale factors, not {} (PTX ISA 9.1 §9.7.16.10.7.1)",
+                            to_string(vec), vec == ScaleVec::k4X ? "UE8M0 (float8_e8m0fnu) or UE4M3 (float8_e4m3fn)"
+                                                                 : "UE8M0 (float8_e8m0fnu)",
+                            sf_dtype));
+}
+
+SfDatapath sf_datapath(int m, int cta_group, bool for_b) {
+  if ((cta_group == 1 && m == 128) || (cta_group == 2 && m == 256)) return SfDatapath::k4x1;
+  if (cta_group == 2 && m == 128) {
+    if (for_b) return SfDatapath::k2x2;
+    throw InputError("tmem.datapath", "the SFA placement of M = 128, cta_group::2 is not modelled (PTX ISA 9.1 "
+                                      "§9.7.16.10.7 figures unread)");
+  }
+  shape_error(fmt::format("block-scaled tcgen05.mma has no M = {} with cta_group::{} (::1 M 128; ::2 M 128/256)", m,
+                          cta_group));
+}
+
 ScaleVec parse_scale_vec(std::string_view text) {
   if (text == "1X") return ScaleVec::k1X;
   if (text == "2X") return ScaleVec::k2X;

@@ -3,7 +3,8 @@
 //
 // 1. Classify the TMEM layout (its TCol offset is the window's first column) against the data
 //    paths the copy dispatcher knows: Layout D (128 rows), Layout F sub_slab 0 or 1 and Layout B
-//    (64 rows) — PTX ISA 9.1 §9.7.16.10.5 "Data Path Layout Organization"; tirx semantics (h).
+//    (64 rows) — PTX ISA 9.1 §9.7.16.10.5 "Data Path Layout Organization"; tirx semantics (h);
+//    prove/tmem_datapath.hpp (shared with kernel.tmem-datapath).
 // 2. Match the fragment (--access) against tcgen05_atom_layout for .16x64b/.16x128b/.16x256b and
 //    .32x32b (PTX ISA 9.1 §9.7.16.2.3 "Data Movement Shape"), which gives the shape and .num.
 // 3. Plan the issues per warp (hw::tcgen05_ldst_plan: the row immediate 0/16 comes from the
@@ -23,60 +24,9 @@
 #include "tirx_verify/layout/factories.hpp"
 #include "tirx_verify/layout/notation.hpp"
 #include "tirx_verify/layout/ops.hpp"
+#include "tirx_verify/prove/tmem_datapath.hpp"
 
 namespace tirx::prove {
-
-namespace {
-
-struct Classified {
-  hw::Datapath dp = hw::Datapath::D;
-  int sub_slab = 0;
-  std::string name;
-};
-
-std::optional<Classified> classify(const TileLayout& stripped, std::int64_t rows, std::int64_t cols) {
-  const TileLayout c = canonicalize(stripped);
-  auto same = [&](const TileLayout& f) { return canonicalize(f) == c; };
-  if (rows == 128 && same(tmem_datapath_layout("D", 128, cols))) return Classified{hw::Datapath::D, 0, "Layout D"};
-  if (rows == 64) {
-    if (cols % 2 == 0 && same(tmem_datapath_layout("B", 64, cols))) return Classified{hw::Datapath::B, 0, "Layout B"};
-    for (int s : {0, 1})
-      if (same(tmem_datapath_layout("F", 64, cols, s)))
-        return Classified{hw::Datapath::F, s, fmt::format("Layout F sub_slab {}", s)};
-  }
-  return std::nullopt;
-}
-
-struct Matched {
-  std::string shape;
-  hw::LdStInstr instr;
-};
-
-std::optional<Matched> match_fragment(const Layout& frag, std::int64_t rows, std::int64_t cols, const DType& dt) {
-  if (frag.is_compose()) return std::nullopt;
-  const TileLayout c = canonicalize(frag.tile());
-  const int epb = 32 / dt.bits;
-  for (const char* shape : {"16x64b", "16x128b", "16x256b", "32x32b"}) {
-    TileLayout atom;
-    try {
-      atom = tcgen05_atom_layout(shape, rows, cols, dt);
-    } catch (const InputError&) {
-      continue;
-    }
-    if (canonicalize(atom) != c) continue;
-    Matched m;
-    m.shape = shape;
-    m.instr.shape = hw::parse_ldst_shape(shape);
-    if (m.shape == "32x32b")
-      m.instr.num = static_cast<int>(rows == 64 ? cols / 2 : cols / epb);
-    else
-      m.instr.num = static_cast<int>(cols / (std::int64_t{m.shape == "16x64b" ? 2 : m.shape == "16x128b" ? 4 : 8} * epb));
-    return m;
-  }
-  return std::nullopt;
-}
-
-}  // namespace
 
 CheckResult check_tmem_datapath(const CheckInput& in) {
   CheckResult res;
@@ -105,14 +55,14 @@ CheckResult check_tmem_datapath(const CheckInput& in) {
   if (col_base % epb != 0)
     return fail(fmt::format("TCol offset {} is not a whole 32-bit column for {}-bit elements", col_base, in.elem_bits),
                 {{"tcol_offset", col_base}});
-  const auto cls = classify(stripped, rows, cols);
+  const auto cls = classify_tmem_datapath(stripped, rows, cols);
   if (!cls)
     return fail(fmt::format("({}, {}) TMEM layout is not a data path tcgen05.ld/st can move (Layout D for 128 rows; "
                             "Layout F sub_slab 0/1 or B for 64 rows)",
                             rows, cols),
                 {{"layout", print_layout(canonicalize(Layout(stripped)))}});
   const DType dt = DType::parse(in.dtype.empty() ? (in.elem_bits == 16 ? "float16" : "float32") : in.dtype);
-  const auto m = match_fragment(*in.access, rows, cols, dt);
+  const auto m = match_tcgen05_fragment(*in.access, rows, cols, dt);
   if (!m)
     return fail("the access layout is not a tcgen05_atom_layout fragment (16x64b, 16x128b, 16x256b or 32x32b) of this "
                 "shape and dtype",

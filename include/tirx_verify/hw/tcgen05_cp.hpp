@@ -52,6 +52,20 @@ int cp_row_bits(CpShape s);  // bits per row W (128 or 256)
 // Destination lanes of source row `row` (table above), in ascending order. No range checks.
 std::vector<int> cp_destination_lanes(CpShape s, int lane0, int row);
 
+// The shared-memory byte that byte `byte` (0 .. cp_row_bits/8 - 1) of source row `row` is read
+// from: 16-byte chunk byte / 16 through the descriptor (SmemDescriptor::chunk_address), byte
+// byte % 16 in it. Throws as chunk_address.
+std::uint64_t cp_source_byte(const SmemDescriptor& desc, int row, int byte);
+
+// The TMEM cells byte `byte` of source row `row` lands in (table above): every destination lane
+// of the row, column C0 + byte / 4, byte byte % 4 of the cell. No range checks.
+struct CpCell {
+  int lane = 0;
+  int col = 0;
+  int byte = 0;
+};
+std::vector<CpCell> cp_destination_cells(CpShape s, TmemAddress dst, int row, int byte);
+
 // Executes the copy from `smem` through `desc` into `tmem` at `dst`. Throws as listed above
 // and smem.descriptor / smem.access for the source.
 void tcgen05_cp(Tmem& tmem, const SharedMemory& smem, CpShape shape, TmemAddress dst, const SmemDescriptor& desc);

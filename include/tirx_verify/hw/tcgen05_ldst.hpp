@@ -102,6 +102,41 @@ struct LdStAccess {
 std::vector<LdStAccess> warp_accesses(const Target& target, const LdStInstr& in, TmemAddress base, int warp_in_wg,
                                       bool is_store = false);
 
+// The lane field of a tcgen05.ld/st address, and which lanes a warp then reaches.
+//
+// PTX ISA 9.1 §9.7.16.8.1 restricts warp w of a warpgroup (w = warp_id % 4) to TMEM lanes
+// [32w, 32w+31]; it does not say how the lane field (taddr bits 31..16) selects them, and
+// kernels disagree: TVM's dispatcher and DeepGEMM pass a warp-relative field (0, or 16 for the
+// upper half-slab) from every warp; CUTLASS passes the absolute lane 32w (+16) and asserts it.
+// tirx-verify's model (a modelling decision, docs/checks.md "kernel.tmem-datapath",
+// docs/semantics-differences.md): a warp accesses lanes
+//
+//   first_lane = 32 w + (lane_field mod 32)  ..  first_lane + shape_lanes - 1
+//
+// i.e. always inside its own sub-partition, so both conventions read the same lanes:
+//
+//   warp (w)  lane field  named sub-partition  lanes reached   verdict
+//   5 (1)     0           0                    32..47 (16x*)   ok (warp-relative)
+//   5 (1)     48          1                    48..63 (16x*)   ok (absolute)
+//   5 (1)     64          2                    32..47 (16x*)   names_other_subpartition
+//   0 (0)     24          0                    24..39 (16x*)   crosses (24 + 16 > 32)
+//
+// A field naming a sub-partition other than 0 and w is legal under the model but relies on
+// behaviour PTX does not state (a warning); a 16-lane access whose field mod 32 exceeds 16
+// crosses into the next sub-partition (an error, as is a .32x32b field not a multiple of 32).
+struct LaneFieldAccess {
+  int lane_field = 0;            // as passed (TMEM lanes)
+  int warp_in_wg = 0;            // w
+  int named_subpartition = 0;    // lane_field / 32
+  int first_lane = 0;            // 32 w + lane_field % 32
+  int lanes = 0;                 // shape_lanes: 32 or 16
+  bool names_other_subpartition = false;  // named_subpartition not in {0, w}
+  bool crosses = false;          // lane_field % 32 + lanes > 32
+  bool outside = false;          // lane_field < 0 or >= the TMEM lanes
+};
+// Throws target.feature without TMEM, tmem.address if warp_in_wg is not in [0, 4).
+LaneFieldAccess resolve_lane_field(const Target& target, LdStShape shape, int lane_field, int warp_in_wg);
+
 // Executes tcgen05.ld: returns the warp's registers (warp_size x regs_per_thread), each with
 // the known-bit mask of the cells it came from. Throws as warp_accesses, plus tmem.alloc for
 // a column that is not allocated.

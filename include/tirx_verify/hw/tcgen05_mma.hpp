@@ -69,11 +69,63 @@ struct AccumulatorCell {
 //   tmem.address   a column past the last TMEM column (checked for n = N-1), or no TMEM.
 AccumulatorCell accumulator_cell(const Target& target, Datapath d, int n_total, int m, int n, TmemAddress base);
 
+// The data-path layout an instruction uses (PTX ISA 9.1 §9.7.16.10.5 table; ptx_semantics §2):
+//   ::1  M=32 .ws -> G   M=64 .ws -> E   M=64 -> F   M=128 (.ws or not) -> D
+//   ::2  M=128 dense -> B   M=128 sparse -> C   M=256 -> A
+// m is the instruction M (the pair's M under ::2). Throws InputError("tcgen05.shape") for any
+// other (m, cta_group, ws) combination (.ws exists only with ::1).
+Datapath mma_datapath(int m, int cta_group, bool ws, bool sparse = false);
+
+// Accumulator rows one CTA holds: M for ::1 layouts, M / 2 for A (128) and B, C (64).
+int datapath_rows_per_cta(Datapath d);
+
+// TMEM cells that must hold element (m, k) of an A operand read from TMEM by an MMA with data
+// path d, A elements of elem_bits bits packed along the columns (column C0 + k*bits/32, first
+// bit (k*bits) % 32): the lane is the accumulator's lane of row m ("Layouts F and C must use
+// the same lane alignment for A (if in TMEM), D", PTX §9.7.16.10.5), so D/A/F: one lane;
+// the 2x2 data paths B and E compute columns n < N/2 in lanes 0..63 and n >= N/2 in lanes
+// 64..127 from the A rows held there, so A row m must be in both lane m' and m' + 64
+// (m' = m % 64; TIRx tmem_mma_operand_layout("A") replicates it the same way). m is per CTA
+// (< datapath_rows_per_cta). Throws tmem.datapath for C and G (not modelled), tcgen05.shape
+// for m out of range or elem_bits not 8/16/32, tmem.datapath for a base lane the layout does
+// not allow (as accumulator_cell).
+struct TmemBitCell {
+  int lane = 0;
+  int col = 0;
+  int bit = 0;
+};
+std::vector<TmemBitCell> a_operand_cells(const Target& target, Datapath d, int m, int k, int elem_bits,
+                                         TmemAddress base);
+
+// K of one dense tcgen05.mma of a kind (PTX §9.7.16.2.1 Table 39): f16 16, tf32 8, f8f6f4 and
+// i8 32, mxf8f6f4 32, mxf4 and mxf4nvf4 64 (96 on sm_103a is not modelled). Throws
+// tcgen05.shape for an unknown kind.
+int mma_kind_k(std::string_view kind);
+// Whether the kind is block-scaled (mxf8f6f4, mxf4, mxf4nvf4).
+bool is_block_scaled_kind(std::string_view kind);
+
 enum class ScaleVec { k1X, k2X, k4X };
 // "1X", "2X", "4X". Throws InputError("tcgen05.shape") otherwise.
 ScaleVec parse_scale_vec(std::string_view text);
 
+// Scale factors per row (or column) one MMA reads along K: 1X 1, 2X 2, 4X 4.
+int scale_vec_scales(ScaleVec v);
+std::string_view to_string(ScaleVec v);  // "1X", "2X", "4X"
+
+// The block-scaling rule of PTX §9.7.16.10.7.1 (Tables 56/57): kind::mxf8f6f4 takes
+// scale_vec::1X, kind::mxf4 2X, kind::mxf4nvf4 2X or 4X; 1X and 2X need UE8M0 scale factors
+// (float8_e8m0fnu), 4X UE8M0 or UE4M3 (float8_e4m3fn); K is the kind's K (mma_kind_k), so one
+// scale factor covers K / scales elements (32, 32, 16). Throws InputError("tcgen05.shape")
+// naming the rule broken; sf_dtype empty skips the dtype rule.
+void validate_block_scaling(std::string_view kind, ScaleVec vec, int k, std::string_view sf_dtype);
+
 enum class SfDatapath { k4x1, k2x2 };
+
+// Which scale-factor data path an MMA reads (PTX §9.7.16.10.7, CUTLASS tmem_sf_frg /
+// ScaleFactorDuplicated2by2): 4x1 for M=128 ::1 and M=256 ::2 (SFA and SFB); 2x2 for SFB of
+// M=128 ::2. SFA of M=128 ::2 is not modelled (the figures are unread): throws
+// InputError("tmem.datapath"); other shapes throw tcgen05.shape.
+SfDatapath sf_datapath(int m, int cta_group, bool for_b);
 
 struct SfCell {
   int lane = 0;

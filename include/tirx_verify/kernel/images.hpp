@@ -17,6 +17,9 @@
 // wid_in_wg w is the op's w-th warp; warpid is a CTA warp index (must be in the list); tx is
 // the CTA thread index. For example the fragment S[(128, 32):(1@tid_in_wg, 1)] executed by
 // warps [4, 5, 6, 7] holds element (37, 3) in warp 5, lane 5, register 3.
+// An op with fewer warps than a warpgroup (a single-warp tcgen05.ld of a warpgroup fragment's
+// rows 32..47, warps [5]): a warp slot w past the list names the op's warp whose index in its
+// warpgroup (warp % 4) is w % 4, when exactly one has it.
 //
 // An element with replicas has one image per replica, in the layout's replica order.
 #pragma once
@@ -61,6 +64,32 @@ std::vector<TmemCell> tmem_images(const ResolvedBuffer& b, std::span<const std::
 // warps (e.g. tid_in_wg 160 with four warps).
 std::vector<RegCell> reg_images(const ResolvedBuffer& b, std::span<const std::int64_t> coord,
                                 const std::vector<int>& warps);
+
+// Whole-buffer image tables, for checks that visit many elements: every element's images in one
+// pass over the layout (layout/sweep.hpp; no allocation per element). Element f (row-major flat
+// index in the buffer's shape) has images cells[f * replicas .. (f + 1) * replicas), in the
+// order element_images gives them. Throws as tmem_images / reg_images (for the first element
+// that fails), and InputError("kernel.limit") when elements x replicas exceed max_points.
+struct TmemImageTable {
+  std::int64_t replicas = 1;
+  std::vector<TmemCell> cells;
+  std::span<const TmemCell> of(std::int64_t flat) const {
+    return {cells.data() + flat * replicas, static_cast<std::size_t>(replicas)};
+  }
+};
+TmemImageTable tmem_image_table(const ResolvedBuffer& b, std::int64_t max_points);
+struct RegImageTable {
+  std::int64_t replicas = 1;
+  std::vector<RegCell> cells;
+  std::span<const RegCell> of(std::int64_t flat) const {
+    return {cells.data() + flat * replicas, static_cast<std::size_t>(replicas)};
+  }
+};
+RegImageTable reg_image_table(const ResolvedBuffer& b, const std::vector<int>& warps, std::int64_t max_points);
+
+// Row-major flat index in the buffer of each element of a bound region, in region order
+// (region.hpp), computed with an odometer.
+std::vector<std::int64_t> region_flat_indices(const Region& r, const std::vector<std::int64_t>& shape);
 
 // The absolute shared-memory byte address an AddressRef names (its element's first byte, plus
 // offset_bytes). Throws InputError("model.schema") for a TMEM address.

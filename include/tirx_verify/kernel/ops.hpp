@@ -124,6 +124,9 @@ struct CopyOp {
   Region dst, src;
   std::string dispatch;    // tma, tcgen05, tcgen05.cp, ldstmatrix, thread
   int access_bytes = 0;    // thread: bytes per thread per instruction
+  // tcgen05: the row immediate (TMEM lanes, warp-relative) the compiler emitted for the first
+  // 16-row slab, when known from its output; the check uses it instead of the derived row.
+  std::optional<std::int64_t> row_imm;
 };
 
 // gemm_async at tile level (TIRx Tx.gemm_async): D[m, n] += sum_k A[m, k] B[n, k].

@@ -11,6 +11,19 @@ const std::vector<KernelCheckInfo>& kernel_checks() {
        "the target",
        "the two buffers, one shared cell or byte with the element of each; or the total and the capacity",
        Severity::kError, checks::overlap},
+      {"kernel.tmem-datapath",
+       "tcgen05.ld/st (lane field, shape, columns) move every element between the TMEM layout's cell and the register "
+       "the fragment names; tcgen05.mma / gemm_async write the accumulator (and read TMEM A) where the buffer's layout "
+       "puts it; tile-level copies through the plan TVM's dispatcher derives",
+       "the first disagreeing element: its TMEM cell by the layout, its register by the fragment or the data path's "
+       "cell, the instruction (warp, lane field, column) and the cell it moves",
+       Severity::kError, checks::tmem_datapath},
+      {"kernel.sf-layout",
+       "block-scaled tcgen05.mma / gemm_async read every scale factor (all replicas) where the SF buffer's layout "
+       "puts it; scale_vec fits the kind and K; tcgen05.cp fills the SF layout from its shared-memory source",
+       "the first scale factor (MN index, scale index) with the cells the instruction reads and the layout's cells; "
+       "or the source byte and destination cells of a tcgen05.cp element",
+       Severity::kError, checks::sf_layout},
   };
   return kChecks;
 }

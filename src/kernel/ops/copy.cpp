@@ -49,6 +49,9 @@ void parse_copy(ObjectReader& o, Op& op, OpEnv& env) {
   if (auto ab = o.opt_int_choice("access_bytes", {1, 2, 4, 8, 16})) c.access_bytes = static_cast<int>(*ab);
   if (c.dispatch == "thread" && c.access_bytes == 0)
     o.fail("access_bytes", "is missing: a thread copy needs the bytes per thread per instruction");
+  c.row_imm = o.opt_integer("row_imm", 0, 127);
+  if (c.row_imm && c.dispatch != "tcgen05")
+    o.fail("row_imm", fmt::format("is the emitted tcgen05.ld/st row immediate; dispatch '{}' has none", c.dispatch));
   if ((c.dispatch == "tcgen05" || c.dispatch == "ldstmatrix" || c.dispatch == "thread") && op.warps.empty())
     o.fail("warps", fmt::format("is missing: a {} copy is executed by warps; list them", c.dispatch));
   op.reads.push_back(c.src.buffer);

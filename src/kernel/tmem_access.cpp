@@ -1,0 +1,173 @@
+// tcgen05.ld/st issues against a TMEM region and a register fragment (tmem_access.hpp).
+#include "tirx_verify/kernel/tmem_access.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "tirx_verify/hw/target.hpp"
+#include "tirx_verify/layout/checked.hpp"
+#include "tirx_verify/layout/error.hpp"
+
+namespace tirx::kernel {
+
+const TmemImageTable& ImageCache::tmem(const ResolvedBuffer& b) {
+  auto it = tmem_.find(b.index);
+  if (it == tmem_.end()) it = tmem_.emplace(b.index, tmem_image_table(b, max_points_)).first;
+  return it->second;
+}
+
+const RegImageTable& ImageCache::regs(const ResolvedBuffer& b, const std::vector<int>& warps) {
+  auto key = std::make_pair(b.index, warps);
+  auto it = regs_.find(key);
+  if (it == regs_.end()) it = regs_.emplace(key, reg_image_table(b, warps, max_points_)).first;
+  return it->second;
+}
+
+namespace {
+
+const ResolvedBuffer& require_buffer(const KernelContext& ctx, const std::string& name) {
+  const ResolvedBuffer* b = ctx.buffer(name);
+  if (!b) throw InputError("model.schema", fmt::format("no buffer '{}'", name));
+  return *b;
+}
+
+// Per issue: its first lane under the lane-field model and its register window.
+struct PreparedIssue {
+  const LdStIssue* issue = nullptr;
+  int first_lane = 0;
+  std::int64_t regs = 0;
+};
+
+}  // namespace
+
+LdStComparison compare_ldst(const KernelContext& ctx, ImageCache& cache, const Region& tmem, const Region& regs,
+                            const std::vector<int>& warps, const std::vector<LdStIssue>& issues) {
+  const hw::Target& target = *ctx.target;
+  const ResolvedBuffer& tb = require_buffer(ctx, tmem.buffer);
+  const ResolvedBuffer& rb = require_buffer(ctx, regs.buffer);
+  const TmemImageTable& tt = cache.tmem(tb);
+  const RegImageTable& rt = cache.regs(rb, warps);
+  const std::vector<std::int64_t> tf = region_flat_indices(tmem, tb.model->shape);
+  const std::vector<std::int64_t> rf = region_flat_indices(regs, rb.model->shape);
+  if (tf.size() != rf.size())
+    throw InputError("model.schema", fmt::format("regions '{}' ({} elements) and '{}' ({}) differ in size", tmem.text,
+                                                 tf.size(), regs.text, rf.size()));
+  const int wpw = target.warps_per_warpgroup, ws = target.warp_size;
+  // Warps are small non-negative integers (CTA warp indices): index tables by them.
+  int max_warp = 0;
+  for (int w : warps) max_warp = std::max(max_warp, w);
+  for (const auto& is : issues) max_warp = std::max(max_warp, is.warp);
+  std::vector<std::vector<PreparedIssue>> by_warp(static_cast<std::size_t>(max_warp) + 1);
+  for (const auto& is : issues) {
+    if (is.warp < 0) throw InputError("tmem.address", fmt::format("warp {} is not a CTA warp index", is.warp));
+    const hw::LaneFieldAccess a =
+        hw::resolve_lane_field(target, is.instr.shape, static_cast<int>(is.taddr.lane), is.warp % wpw);
+    by_warp[static_cast<std::size_t>(is.warp)].push_back({&is, a.first_lane, hw::regs_per_thread(is.instr)});
+  }
+  std::vector<int> slot(static_cast<std::size_t>(max_warp) + 1, -1);
+  for (std::size_t i = 0; i < warps.size(); ++i)
+    if (warps[i] >= 0) slot[static_cast<std::size_t>(warps[i])] = static_cast<int>(i);
+  std::vector<std::int64_t> held(warps.size() * static_cast<std::size_t>(ws), 0);
+  const std::int64_t bits = rb.elem_bits;
+
+  LdStComparison out;
+  out.elements = static_cast<std::int64_t>(tf.size());
+  for (std::size_t i = 0; i < tf.size(); ++i) {
+    const auto timgs = tt.of(tf[i]);
+    bool element_ok = true;
+    for (const RegCell& g : rt.of(rf[i])) {
+      const int s = g.warp >= 0 && g.warp <= max_warp ? slot[static_cast<std::size_t>(g.warp)] : -1;
+      if (s >= 0) held[static_cast<std::size_t>(s) * ws + g.lane] += bits;
+      if (!element_ok) continue;
+      const PreparedIssue* found = nullptr;
+      if (g.warp >= 0 && g.warp <= max_warp)
+        for (const PreparedIssue& p : by_warp[static_cast<std::size_t>(g.warp)])
+          if (g.reg >= p.issue->first_reg && g.reg < p.issue->first_reg + p.regs) {
+            found = &p;
+            break;
+          }
+      TmemCell moved;
+      bool ok = false;
+      if (found) {
+        const hw::LdStInstr& in = found->issue->instr;
+        const hw::LdStCell c = hw::ldst_cell(
+            in, hw::TmemAddress::make(static_cast<std::uint32_t>(found->first_lane),
+                                      static_cast<std::uint32_t>(found->issue->taddr.col)),
+            g.lane, static_cast<int>(g.reg - found->issue->first_reg));
+        const int half = target.tmem->cell_bits / 2;
+        if (in.pack)
+          moved = g.bit < half ? TmemCell{c.lane, c.col, g.bit} : TmemCell{c.lane, c.col_hi, g.bit - half};
+        else
+          moved = TmemCell{c.lane, c.col, g.bit};
+        ok = std::find(timgs.begin(), timgs.end(), moved) != timgs.end();
+      }
+      if (ok) continue;
+      element_ok = false;
+      if (!out.first) {
+        LdStDisagreement d;
+        d.index = static_cast<std::int64_t>(i);
+        d.tmem_coord = tmem.coord(d.index);
+        d.regs_coord = regs.coord(d.index);
+        d.layout = timgs.empty() ? TmemCell{} : timgs.front();
+        d.reg = g;
+        if (found) {
+          d.issue = static_cast<int>(found->issue - issues.data());
+          d.moved = moved;
+          d.first_lane = found->first_lane;
+        }
+        out.first = d;
+      }
+    }
+    if (!element_ok) ++out.disagreements;
+  }
+  for (std::size_t s = 0; s < warps.size() && !out.count; ++s) {
+    const int w = warps[s];
+    std::int64_t moved_bits = 0;
+    if (w >= 0)
+      for (const PreparedIssue& p : by_warp[static_cast<std::size_t>(w)])
+        moved_bits = checked_add(moved_bits, checked_mul(p.regs, target.tmem->cell_bits));
+    for (int lane = 0; lane < ws; ++lane)
+      if (held[s * ws + lane] != moved_bits) {
+        out.count = LdStCountMismatch{w, lane, held[s * ws + lane], moved_bits};
+        break;
+      }
+  }
+  return out;
+}
+
+std::int64_t lowest_register(const KernelContext& ctx, ImageCache& cache, const Region& regs,
+                             const std::vector<int>& warps) {
+  const ResolvedBuffer& rb = require_buffer(ctx, regs.buffer);
+  const RegImageTable& rt = cache.regs(rb, warps);
+  std::int64_t lo = std::numeric_limits<std::int64_t>::max();
+  for (std::int64_t f : region_flat_indices(regs, rb.model->shape))
+    for (const RegCell& g : rt.of(f)) lo = std::min(lo, g.reg);
+  return lo == std::numeric_limits<std::int64_t>::max() ? 0 : lo;
+}
+
+nlohmann::json disagreement_json(const LdStDisagreement& d, const std::vector<LdStIssue>& issues, bool store) {
+  nlohmann::json j = {
+      {"element", {{"tmem", d.tmem_coord}, {"regs", d.regs_coord}}},
+      {"layout", {{"lane", d.layout.lane}, {"col", d.layout.col}, {"bit", d.layout.bit}}},
+      {"register", {{"warp", d.reg.warp}, {"lane", d.reg.lane}, {"reg", d.reg.reg}, {"bit", d.reg.bit}}},
+  };
+  if (d.issue >= 0) {
+    const LdStIssue& is = issues[static_cast<std::size_t>(d.issue)];
+    j["instruction"] = {{"spelling", hw::spelling(is.instr, store)},
+                        {"warp", is.warp},
+                        {"lane_field", is.taddr.lane},
+                        {"col_field", is.taddr.col},
+                        {"first_lane", d.first_lane},
+                        {"reg", d.reg.reg - is.first_reg},
+                        {"lane", d.moved.lane},
+                        {"col", d.moved.col},
+                        {"bit", d.moved.bit}};
+  } else {
+    j["instruction"] = nullptr;
+  }
+  return j;
+}
+
+}  // namespace tirx::kernel
