@@ -130,15 +130,6 @@ std::string reg_cell_of(const Coord& c, std::int64_t bits, const std::vector<int
                                                   b.model->name, c.to_string(), why));
 }
 
-std::vector<std::int64_t> unflatten(std::int64_t flat, const std::vector<std::int64_t>& shape) {
-  std::vector<std::int64_t> c(shape.size(), 0);
-  for (std::size_t d = shape.size(); d-- > 0;) {
-    c[d] = flat % shape[d];
-    flat /= shape[d];
-  }
-  return c;
-}
-
 std::int64_t element_count(const ResolvedBuffer& b) {
   std::int64_t n = 1;
   for (auto e : b.model->shape) n = checked_mul(n, e);
@@ -205,11 +196,10 @@ TmemImageTable tmem_image_table(const ResolvedBuffer& b, std::int64_t max_points
 RegImageTable reg_image_table(const ResolvedBuffer& b, const std::vector<int>& warps, std::int64_t max_points) {
   const std::int64_t bits = bits_of(b);
   RegImageTable t;
-  for_each_image(b, max_points, t.replicas, [&](std::int64_t flat, std::int64_t, const Coord& c) {
+  for_each_image(b, max_points, t.replicas, [&](std::int64_t, std::int64_t, const Coord& c) {
     if (t.cells.empty()) t.cells.reserve(static_cast<std::size_t>(element_count(b) * t.replicas));
     RegCell cell;
-    const std::string why = reg_cell_of(c, bits, warps, cell);
-    if (!why.empty()) fragment_error(b, unflatten(flat, b.model->shape), c, why);
+    if (!reg_cell_of(c, bits, warps, cell).empty()) cell = RegCell{-1, 0, 0, 0};
     t.cells.push_back(cell);
   });
   return t;

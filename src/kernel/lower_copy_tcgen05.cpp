@@ -111,8 +111,20 @@ Tcgen05CopyPlan lower_tcgen05_copy(const KernelContext& ctx, const Op& op, const
   const auto& rshape = r.model->shape;
   if (rshape.size() != 2) reject(fmt::format("the local buffer '{}' must be 2-D, it has rank {}", r.model->name, rshape.size()));
   if (p.regs.dims.size() != 2) reject("the register region must be 2-D");
-  const std::int64_t local_lo0 = p.regs.dims[0].lo, local_ext0 = p.regs.dims[0].hi - p.regs.dims[0].lo;
   const std::int64_t local_lo1 = p.regs.dims[1].lo, local_ext1 = p.regs.dims[1].hi - p.regs.dims[1].lo;
+  // A warpgroup copy executed by some of its warps only (under a warp-divergent branch) is the
+  // copy of all the fragment's rows; the op's regions name the rows those warps move. The plan
+  // is derived from the full rows and checked on the op's regions.
+  Region tmem_full = p.tmem, regs_full = p.regs;
+  auto full_rows = [&](std::int64_t frag_rows) {
+    const std::size_t nd = tmem_full.dims.size();
+    if (static_cast<int>(op.warps.size()) >= ctx.target->warps_per_warpgroup || nd < 2) return;
+    if (tmem_full.dims[nd - 2].hi - tmem_full.dims[nd - 2].lo == frag_rows) return;
+    if (t.model->shape[nd - 2] < frag_rows || r.model->shape[0] < frag_rows) return;
+    tmem_full.dims[nd - 2] = {0, frag_rows, false};
+    regs_full.dims[0] = {0, frag_rows, false};
+    p.partial_warpgroup = true;
+  };
   const DType dt = DType::parse(r.model->dtype);
   const std::uint32_t base_lane = static_cast<std::uint32_t>(t.tmem_lane);
   auto issue_all = [&](const hw::LdStInstr& in, std::int64_t row, std::int64_t col, std::int64_t first_reg) {
@@ -158,7 +170,9 @@ Tcgen05CopyPlan lower_tcgen05_copy(const KernelContext& ctx, const Op& op, const
     const std::int64_t regs_per_slab = hw::regs_per_thread(atom->instr);
     const std::int64_t n_slabs = frag_rows / 64;
     const std::int64_t width_elems = col_factor * num * epb;
-    const Window w = tmem_window(t, p.tmem, false, frag_rows);
+    full_rows(frag_rows);
+    const std::int64_t local_lo0 = regs_full.dims[0].lo, local_ext0 = regs_full.dims[0].hi - regs_full.dims[0].lo;
+    const Window w = tmem_window(t, tmem_full, false, frag_rows);
     if (w.sub_slab + n_slabs > 2)
       reject(fmt::format("sub_slab {} with a {}-row fragment exceeds the 2 half-slabs of a warp's sub-partition",
                          w.sub_slab, frag_rows));
@@ -187,6 +201,8 @@ Tcgen05CopyPlan lower_tcgen05_copy(const KernelContext& ctx, const Op& op, const
                          p.datapath == "F" ? fmt::format(" sub_slab {}", p.sub_slab) : "", n_slabs,
                          hw::spelling(in, p.store), row0, n_slabs == 2 ? fmt::format(" and {}", row0 + 16) : "");
     if (c.row_imm) p.path += fmt::format(" (emitted row immediate {}; the dispatcher derives {})", *c.row_imm, p.derived_row);
+    if (p.partial_warpgroup) p.path += fmt::format(" (the {}-row warpgroup copy, executed by warps {} only)", frag_rows,
+                                                   nlohmann::json(op.warps).dump());
     return p;
   }
 
@@ -200,7 +216,9 @@ Tcgen05CopyPlan lower_tcgen05_copy(const KernelContext& ctx, const Op& op, const
   in.num = static_cast<int>(local_ext1 / epb);
   if (!pow2(in.num) || in.num > hw::max_num(in.shape))
     reject(fmt::format("width {} gives .32x32b.x{}, not a legal .num", local_ext1, in.num));
-  const Window w = tmem_window(t, p.tmem, true, 128);
+  full_rows(128);
+  const std::int64_t local_lo0 = regs_full.dims[0].lo, local_ext0 = regs_full.dims[0].hi - regs_full.dims[0].lo;
+  const Window w = tmem_window(t, tmem_full, true, 128);
   if (local_lo0 != 0 || local_ext0 != 128)
     reject(fmt::format("the register region '{}' must span all 128 fragment rows", p.regs.text));
   if (w.col_off % epb != 0) reject("the TMEM column offset must be a whole 32-bit column");
@@ -212,6 +230,8 @@ Tcgen05CopyPlan lower_tcgen05_copy(const KernelContext& ctx, const Op& op, const
   const std::int64_t row0 = c.row_imm ? *c.row_imm : 0;
   issue_all(in, row0, w.col_off / epb, local_lo1 / epb);
   p.path = fmt::format("Layout D, {} at row {}", hw::spelling(in, p.store), row0);
+  if (p.partial_warpgroup) p.path += fmt::format(" (the 128-row warpgroup copy, executed by warps {} only)",
+                                                 nlohmann::json(op.warps).dump());
   if (c.row_imm) p.path += fmt::format(" (emitted row immediate {}; the dispatcher derives 0)", *c.row_imm);
   return p;
 }

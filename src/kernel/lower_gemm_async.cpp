@@ -60,7 +60,7 @@ hw::ScaleVec tcgen05_scale_vec(const std::string& kind, const std::string& sf) {
   reject(fmt::format("no scale vector for kind::{} with {} scale factors", kind, sf));
 }
 
-GemmAsyncPlan lower_gemm_async(const KernelContext& ctx, const Op& op, const GemmAsyncOp& g) {
+GemmAsyncPlan lower_gemm_async(const KernelContext& ctx, ImageCache& cache, const Op& op, const GemmAsyncOp& g) {
   const hw::Target& target = *ctx.target;
   const ResolvedBuffer& d = buffer_of(ctx, g.d);
   const ResolvedBuffer& a = buffer_of(ctx, g.a);
@@ -108,11 +108,12 @@ GemmAsyncPlan lower_gemm_async(const KernelContext& ctx, const Op& op, const Gem
   if (!p.ws && p.cta_group == 1 && p.m == 64 && p.n % 2 == 0 && p.n <= 256) {
     bool packed = true;
     const std::int64_t half = p.n / 2, fold = target.tmem->lanes / 2;
-    for (std::int64_t i = 0; i < g.d.size() && packed; ++i) {
-      const auto c = g.d.coord(i);
-      const std::int64_t m = i / p.n, n = i % p.n;
+    const TmemImageTable& tt = cache.tmem(d);
+    const std::vector<std::int64_t> flats = region_flat_indices(g.d, d.model->shape);
+    for (std::size_t i = 0; i < flats.size() && packed; ++i) {
+      const std::int64_t m = static_cast<std::int64_t>(i) / p.n, n = static_cast<std::int64_t>(i) % p.n;
       const TmemCell want{d0.lane + m + fold * (n / half), d0.col + n % half, 0};
-      const auto imgs = tmem_images(d, c);
+      const auto imgs = tt.of(flats[i]);
       packed = std::find(imgs.begin(), imgs.end(), want) != imgs.end();
     }
     if (packed) p.ws = p.ws_inferred = true;

@@ -78,6 +78,7 @@ LdStComparison compare_ldst(const KernelContext& ctx, ImageCache& cache, const R
     const auto timgs = tt.of(tf[i]);
     bool element_ok = true;
     for (const RegCell& g : rt.of(rf[i])) {
+      if (g.warp < 0) reg_images(rb, regs.coord(static_cast<std::int64_t>(i)), warps);  // throws the reason
       const int s = g.warp >= 0 && g.warp <= max_warp ? slot[static_cast<std::size_t>(g.warp)] : -1;
       if (s >= 0) held[static_cast<std::size_t>(s) * ws + g.lane] += bits;
       if (!element_ok) continue;
@@ -122,17 +123,23 @@ LdStComparison compare_ldst(const KernelContext& ctx, ImageCache& cache, const R
     }
     if (!element_ok) ++out.disagreements;
   }
-  for (std::size_t s = 0; s < warps.size() && !out.count; ++s) {
+  for (std::size_t s = 0; s < warps.size(); ++s) {
     const int w = warps[s];
     std::int64_t moved_bits = 0;
     if (w >= 0)
       for (const PreparedIssue& p : by_warp[static_cast<std::size_t>(w)])
         moved_bits = checked_add(moved_bits, checked_mul(p.regs, target.tmem->cell_bits));
-    for (int lane = 0; lane < ws; ++lane)
-      if (held[s * ws + lane] != moved_bits) {
-        out.count = LdStCountMismatch{w, lane, held[s * ws + lane], moved_bits};
-        break;
+    for (int lane = 0; lane < ws; ++lane) {
+      const std::int64_t h = held[s * ws + lane];
+      if (h == moved_bits) continue;
+      const LdStCountMismatch c{w, lane, h, moved_bits};
+      if (h == 0) {
+        ++out.idle_threads;
+        if (!out.idle) out.idle = c;
+      } else if (!out.count) {
+        out.count = c;
       }
+    }
   }
   return out;
 }

@@ -68,8 +68,10 @@ std::vector<RegCell> reg_images(const ResolvedBuffer& b, std::span<const std::in
 // Whole-buffer image tables, for checks that visit many elements: every element's images in one
 // pass over the layout (layout/sweep.hpp; no allocation per element). Element f (row-major flat
 // index in the buffer's shape) has images cells[f * replicas .. (f + 1) * replicas), in the
-// order element_images gives them. Throws as tmem_images / reg_images (for the first element
-// that fails), and InputError("kernel.limit") when elements x replicas exceed max_points.
+// order element_images gives them. An op's region may cover part of a fragment only, so an
+// image whose thread is not one of `warps` gets warp -1 in the register table (reg_images on
+// that element throws the reason). Throws as tmem_images (for the first element that fails)
+// and InputError("kernel.limit") when elements x replicas exceed max_points.
 struct TmemImageTable {
   std::int64_t replicas = 1;
   std::vector<TmemCell> cells;

@@ -20,6 +20,9 @@
 // layout of its extent with any offset, the TLane offset 0 or 16 (16 = sub_slab 1, F only), as
 // TVM asserts. `row_imm` on the op (the row immediate the compiler emitted, when known) replaces
 // the derived row of the first slab (+16 for the second), as `tirx-verify check --row-imm` does.
+// A copy whose warps are part of a warpgroup only (a warpgroup copy under a warp-divergent
+// branch, each warp moving its own lanes) and whose regions name those warps' rows: the plan is
+// derived from the full-row copy and issued by the listed warps.
 //
 // gemm_async: the per-CTA accumulator tile (M, N) = the d region's kept extents is cut into
 // instruction tiles M_desc = the largest of [128, 64] (cta_group 1) or [256, 128] (2) dividing
@@ -52,6 +55,7 @@ struct Tcgen05CopyPlan {
   std::vector<LdStIssue> issues;    // every warp's issues
   std::optional<std::int64_t> row_imm;  // the op's emitted row immediate, when given
   std::int64_t derived_row = 0;         // the row the dispatcher derives for the first slab
+  bool partial_warpgroup = false;       // a warpgroup copy executed by some of its warps (below)
 };
 
 // Throws InputError("kernel.lowering") with TVM's reason when its dispatcher has no plan for
@@ -82,7 +86,8 @@ struct GemmAsyncPlan {
 
 // Throws InputError("kernel.lowering") where TVM's dispatcher raises (no valid instruction M,
 // N, A/B dtypes without an MMA kind, K not a multiple of the instruction K, ...).
-GemmAsyncPlan lower_gemm_async(const KernelContext& ctx, const Op& op, const GemmAsyncOp& g);
+// `cache` holds the image tables of the buffers (tmem_access.hpp).
+GemmAsyncPlan lower_gemm_async(const KernelContext& ctx, ImageCache& cache, const Op& op, const GemmAsyncOp& g);
 
 // The MMA kind TVM picks for A/B dtypes and (block-scaled) the SF dtype, and the scale_vec it
 // emits (TVM descriptors.py _get_tcgen05_mma_kind / _get_tcgen05_mma_scale_vec_size). float32

@@ -19,8 +19,10 @@
 // With .pack::16b / .unpack::16b register bits 15..0 are column col's bits 15..0 and bits
 // 31..16 column col_hi's bits 15..0 (PTX ISA 9.1 §9.7.16.8.2). Besides the elements, each
 // thread of each issuing warp must hold exactly as many fragment bits in the region as its
-// issues move (32 x registers): a fragment with more or fewer elements per thread than the
-// instruction's registers is a disagreement of its own.
+// issues move (32 x registers): a fragment with more elements per thread than the instruction's
+// registers, or fewer but not none, is a disagreement of its own. A thread holding none of the
+// region (the upper 16 lanes of a .32x32b read of a 16-lane Layout F view) is idle: it moves
+// registers no element names (harmless for tcgen05.ld, a write of undefined data for .st).
 #pragma once
 
 #include <cstdint>
@@ -84,14 +86,16 @@ struct LdStComparison {
   std::int64_t elements = 0;
   std::int64_t disagreements = 0;              // elements that disagree
   std::optional<LdStDisagreement> first;
-  std::optional<LdStCountMismatch> count;      // first thread whose count differs
+  std::optional<LdStCountMismatch> count;      // first thread holding more, or fewer but not none
+  std::int64_t idle_threads = 0;               // threads of issuing warps that hold no element
+  std::optional<LdStCountMismatch> idle;       // the first of them
   bool ok() const { return disagreements == 0 && !count; }
 };
 
 // Compares `issues` (each warp's issues in any order; a warp's register windows must not
 // overlap) against the TMEM region `tmem` and the register region `regs` (equal sizes) executed
-// by `warps`. Throws InputError: kernel.layout / kernel.fragment / kernel.limit from the image
-// tables; tmem.address for a warp that is not a warp of a warpgroup.
+// by `warps`. Throws InputError: kernel.layout / kernel.limit from the image tables,
+// kernel.fragment for a region element held by a thread of none of `warps`.
 LdStComparison compare_ldst(const KernelContext& ctx, ImageCache& cache, const Region& tmem, const Region& regs,
                             const std::vector<int>& warps, const std::vector<LdStIssue>& issues);
 

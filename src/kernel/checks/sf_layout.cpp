@@ -16,9 +16,9 @@
 //                                   destination cells (hw::cp_destination_lanes), which must be
 //                                   every TMEM image of the element
 //
-// SF_ID (the byte of the cell the MMA's scale factors start at) is not in the model: it is taken
-// from the first scale factor's byte under the layout when the scale_vec allows that byte (1X:
-// 0..3, 2X: 0 or 2, 4X: 0), else 0.
+// SF_ID (the byte of the cell an MMA's scale factors start at) is the op's sfa_id / sfb_id (the
+// instruction descriptor's fields; 0 when not given); a gemm_async's is TVM's: the TCol of the
+// K step's first scale factor mod 4 when several K steps share a cell, else 0.
 #include <fmt/format.h>
 
 #include <unordered_map>
@@ -145,31 +145,37 @@ void sf_problems(const KernelContext& ctx, ImageCache& cache, const SfOperand& o
                       op.name, coord_text(coord), op.region.buffer, first->x, first->s, instr, w0.lane, w0.col,
                       w0.bit / kByteBits, rd.addr.col(), rd.sf_id, op.region.buffer, h0.lane, h0.col,
                       h0.bit / kByteBits, bad, total);
-    // A column shift of every read that makes all agree.
+    // A column shift and / or another SF_ID of every read that makes all agree.
     const std::int64_t dc = h0.col - w0.col;
-    if (dc != 0 && h0.bit == w0.bit && h0.lane == w0.lane) {
+    const int db = (h0.bit - w0.bit) / kByteBits;
+    if ((dc != 0 || db != 0) && h0.lane == w0.lane) {
       SfOperand moved = op;
-      for (auto& m : moved.reads)
+      bool legal = true;
+      for (auto& m : moved.reads) {
         m.addr = hw::TmemAddress::make(m.addr.lane(), static_cast<std::uint32_t>(m.addr.col() + dc));
+        m.sf_id += db;
+        const auto ids = legal_sf_ids(vec);
+        legal = legal && std::find(ids.begin(), ids.end(), m.sf_id) != ids.end();
+      }
       std::vector<Problem> again;
       try {
-        sf_problems(ctx, cache, moved, vec, instr, again);
-        if (again.empty())
-          fix = fmt::format("use {} address column {} (the column the layout gives the first scale factor)", op.name,
-                            moved.reads[first->read].addr.col());
+        if (legal) sf_problems(ctx, cache, moved, vec, instr, again);
+        if (legal && again.empty()) {
+          const SfRead& mr = moved.reads[first->read];
+          if (dc != 0 && db != 0)
+            fix = fmt::format("use {} address column {} and SF_ID {}", op.name, mr.addr.col(), mr.sf_id);
+          else if (dc != 0)
+            fix = fmt::format("use {} address column {} (the column the layout gives the first scale factor)", op.name,
+                              mr.addr.col());
+          else
+            fix = fmt::format("use SF_ID {} ({} of the instruction descriptor)", mr.sf_id,
+                              op.name[2] == 'A' ? "sfa_id" : "sfb_id");
+        }
       } catch (const InputError&) {
       }
     }
   }
   out.push_back({Severity::kError, msg, wit, fix});
-}
-
-// The SF_ID an MMA uses for the scale factors starting at `cell` (file header).
-int infer_sf_id(hw::ScaleVec vec, const TmemCell& cell) {
-  const int byte = cell.bit / kByteBits;
-  for (int id : legal_sf_ids(vec))
-    if (id == byte) return id;
-  return 0;
 }
 
 // The shape problems of one SF region; false when the elements cannot be checked.
@@ -266,20 +272,9 @@ KernelFinding mma_sf(const KernelContext& ctx, ImageCache& cache, std::size_t i,
       if (!sf_region_shape(so, so.mn, scales, instr, vec, problems)) continue;
       const auto kept = region->kept_shape();
       so.cols = kept.size() >= 2 ? kept[1] : 1;
-      const ResolvedBuffer& b = *ctx.buffer(region->buffer);
       const TmemRef a = tmem_address(ctx, *addr);
-      const TmemCell c0 = cache.tmem(b).of(region_flat_indices(*region, b.model->shape).front()).front();
       SfRead rd{0, 0, hw::TmemAddress::make(static_cast<std::uint32_t>(a.lane), static_cast<std::uint32_t>(a.col)),
-                infer_sf_id(vec, c0)};
-      if (c0.bit / kByteBits != rd.sf_id)
-        problems.push_back(
-            {Severity::kError,
-             fmt::format("{} region '{}' starts at byte {} of its column; scale_vec::{} reads its scale factors from "
-                         "byte {} (SF_ID {}) (SF column offset)",
-                         name, region->text, c0.bit / kByteBits, hw::to_string(vec),
-                         legal_sf_ids(vec).size() == 1 ? "0" : "0 or 2", "0"),
-             {{"operand", name}, {"byte", c0.bit / kByteBits}, {"kind", "sf_id"}},
-             fmt::format("start each MMA's scale factors at a byte scale_vec::{} allows", hw::to_string(vec))});
+                for_b ? m.sfb_id : m.sfa_id};
       so.reads.push_back(rd);
       try {
         sf_problems(ctx, cache, so, vec, instr, problems);
@@ -300,7 +295,7 @@ KernelFinding gemm_sf(const KernelContext& ctx, ImageCache& cache, std::size_t i
   const Op& op = ctx.op(i);
   std::vector<std::string> related = {g.sfa->buffer, g.sfb->buffer};
   try {
-    const GemmAsyncPlan p = lower_gemm_async(ctx, op, g);
+    const GemmAsyncPlan p = lower_gemm_async(ctx, cache, op, g);
     std::vector<Problem> problems;
     const std::string sfa_dt = sf_dtype_of(ctx, g.sfa), sfb_dt = sf_dtype_of(ctx, g.sfb);
     const hw::ScaleVec vec = tcgen05_scale_vec(p.kind, sfa_dt);

@@ -143,7 +143,7 @@ std::string search_fix(const KernelContext& ctx, ImageCache& cache, const Region
 // The data comparison of issues against the regions, as problems. Returns the element count.
 std::int64_t data_problems(const KernelContext& ctx, ImageCache& cache, const Region& tmem, const Region& regs,
                            const std::vector<int>& warps, const std::vector<LdStIssue>& issues, bool store,
-                           const std::string& plan, std::vector<Problem>& out) {
+                           const std::string& plan, std::vector<Problem>& out, std::string& note) {
   const LdStComparison cmp = compare_ldst(ctx, cache, tmem, regs, warps, issues);
   if (cmp.first) {
     const LdStDisagreement& d = *cmp.first;
@@ -189,6 +189,18 @@ std::int64_t data_problems(const KernelContext& ctx, ImageCache& cache, const Re
           {"instruction_registers", c.bits_moved / 32}},
          ""});
   }
+  if (cmp.idle && !store)
+    note = fmt::format("; {} threads hold no element and load registers nothing reads", cmp.idle_threads);
+  if (cmp.idle && store) {
+    const LdStCountMismatch& c = *cmp.idle;
+    out.push_back({Severity::kWarning,
+                   fmt::format("{} threads of the issuing warps (first lane {} of warp {}) hold no element of '{}', yet "
+                               "tcgen05.st stores their {} registers into TMEM cells outside '{}'",
+                               cmp.idle_threads, c.lane, c.warp, regs.text, c.bits_moved / 32, tmem.text),
+                   {{"thread", {{"warp", c.warp}, {"lane", c.lane}}}, {"idle_threads", cmp.idle_threads},
+                    {"instruction_registers", c.bits_moved / 32}},
+                   "use a 16-lane shape (.16x*b) for a 16-lane layout, or mask the idle lanes' data"});
+  }
   return cmp.elements;
 }
 
@@ -208,10 +220,11 @@ KernelFinding tmem_ldst_op(const KernelContext& ctx, ImageCache& cache, std::siz
     std::vector<Problem> problems;
     issue_problems(ctx, t, issues, l.store, problems);
     const std::string plan = fmt::format("{} from warps {}", hw::spelling(l.instr, l.store), nlohmann::json(op.warps).dump());
-    const std::int64_t n = data_problems(ctx, cache, l.tmem, l.regs, op.warps, issues, l.store, plan, problems);
+    std::string note;
+    const std::int64_t n = data_problems(ctx, cache, l.tmem, l.regs, op.warps, issues, l.store, plan, problems, note);
     return problems_finding(ctx, i, std::move(problems),
-                            fmt::format("{}: all {} elements of '{}' and '{}' agree (registers from {})", plan, n,
-                                        l.tmem.text, l.regs.text, first_reg),
+                            fmt::format("{}: all {} elements of '{}' and '{}' agree (registers from {}){}", plan, n,
+                                        l.tmem.text, l.regs.text, first_reg, note),
                             related);
   } catch (const InputError& e) {
     return exception_finding(ctx, i, e, related);
@@ -226,14 +239,15 @@ KernelFinding tmem_copy_op(const KernelContext& ctx, ImageCache& cache, std::siz
     const ResolvedBuffer& t = *ctx.buffer(p.tmem.buffer);
     std::vector<Problem> problems;
     issue_problems(ctx, t, p.issues, p.store, problems);
-    const std::int64_t n = data_problems(ctx, cache, p.tmem, p.regs, op.warps, p.issues, p.store, p.path, problems);
+    std::string note;
+    const std::int64_t n = data_problems(ctx, cache, p.tmem, p.regs, op.warps, p.issues, p.store, p.path, problems, note);
     for (auto& pr : problems) {
       if (!pr.witness.is_object()) pr.witness = nlohmann::json::object();
       pr.witness["plan"] = p.path;
       if (p.row_imm) pr.witness["derived_row"] = p.derived_row;
     }
     return problems_finding(ctx, i, std::move(problems),
-                            fmt::format("derived plan {}: all {} elements agree", p.path, n), related);
+                            fmt::format("derived plan {}: all {} elements agree{}", p.path, n, note), related);
   } catch (const InputError& e) {
     return exception_finding(ctx, i, e, related);
   }

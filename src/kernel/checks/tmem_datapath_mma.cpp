@@ -10,6 +10,8 @@
 // other data path the layout follows, or which D / A address makes every element agree.
 #include <fmt/format.h>
 
+#include <unordered_set>
+
 #include "tirx_verify/hw/target.hpp"
 #include "tirx_verify/kernel/lower_tcgen05.hpp"
 #include "tirx_verify/layout/error.hpp"
@@ -169,31 +171,55 @@ struct ATile {
   hw::TmemAddress base;
 };
 
+// Hash of a TMEM cell, for the set of every cell a buffer covers.
+struct CellHash {
+  std::size_t operator()(const TmemCell& c) const {
+    return std::hash<std::int64_t>()((c.lane * 65536 + c.col) * 32 + c.bit);
+  }
+};
+
 void a_problems(const KernelContext& ctx, ImageCache& cache, const Region& region, Datapath d, int m_mma, int k_mma,
                 const std::vector<ATile>& tiles, const std::string& instr, std::vector<Problem>& out) {
   const ResolvedBuffer& b = *ctx.buffer(region.buffer);
   const auto kept = region.kept_shape();
   const TmemImageTable& tt = cache.tmem(b);
   const std::vector<std::int64_t> flats = region_flat_indices(region, b.model->shape);
-  std::int64_t bad = 0;
-  std::optional<std::tuple<std::int64_t, int, int, hw::TmemBitCell, TmemCell, std::size_t>> first;
+  const bool two_banks = d == Datapath::B || d == Datapath::E;
+  std::unordered_set<TmemCell, CellHash> buffer_cells;  // built on the first two-bank miss
+  std::int64_t bad = 0, other_bank = 0;
+  struct Miss {
+    std::int64_t idx;
+    int m, k;
+    hw::TmemBitCell want;
+    TmemCell have;
+    std::size_t tile;
+  };
+  std::optional<Miss> first, first_bank;
   try {
     for (std::size_t t = 0; t < tiles.size(); ++t)
       for (int m = 0; m < m_mma; ++m)
         for (int k = 0; k < k_mma; ++k) {
           const std::int64_t idx = (tiles[t].row0 + m) * kept[1] + tiles[t].col0 + k;
           const auto imgs = tt.of(flats[static_cast<std::size_t>(idx)]);
-          bool ok = true;
-          hw::TmemBitCell miss;
-          for (const hw::TmemBitCell& c : hw::a_operand_cells(*ctx.target, d, m, k, b.elem_bits, tiles[t].base))
-            if (!has_image(imgs, TmemCell{c.lane, c.col, c.bit})) {
-              ok = false;
-              miss = c;
-              break;
+          const auto cells = hw::a_operand_cells(*ctx.target, d, m, k, b.elem_bits, tiles[t].base);
+          std::size_t miss_at = cells.size();
+          for (std::size_t c = 0; c < cells.size() && miss_at == cells.size(); ++c)
+            if (!has_image(imgs, TmemCell{cells[c].lane, cells[c].col, cells[c].bit})) miss_at = c;
+          if (miss_at == cells.size()) continue;
+          const Miss mi{idx, m, k, cells[miss_at], imgs.empty() ? TmemCell{} : imgs.front(), t};
+          // Only the upper bank's copy is missing and another part of the same buffer is there:
+          // the batched A[2, M, K] form, where lanes 64..127 hold a different A on purpose.
+          if (two_banks && miss_at == 1) {
+            if (buffer_cells.empty()) buffer_cells.insert(tt.cells.begin(), tt.cells.end());
+            const hw::TmemBitCell& w = cells[1];
+            if (buffer_cells.count(TmemCell{w.lane, w.col, w.bit})) {
+              ++other_bank;
+              if (!first_bank) first_bank = mi;
+              continue;
             }
-          if (ok) continue;
+          }
           ++bad;
-          if (!first) first = std::make_tuple(idx, m, k, miss, imgs.empty() ? TmemCell{} : imgs.front(), t);
+          if (!first) first = mi;
         }
   } catch (const InputError& e) {
     out.push_back({Severity::kError, fmt::format("{} reading A from '{}': [{}] {}", instr, region.text, e.check_id(),
@@ -201,26 +227,44 @@ void a_problems(const KernelContext& ctx, ImageCache& cache, const Region& regio
                    {{"error", e.check_id()}}, ""});
     return;
   }
-  if (!first) return;
-  const auto& [idx, m, k, want, have, t] = *first;
-  const auto coord = region.coord(idx);
-  out.push_back(
-      {Severity::kError,
-       fmt::format("A element {} of '{}' (tile row {}, K {}): {} (Layout {}) reads it from lane {} column {} bit {}, "
-                   "the layout of '{}' puts it at lane {} column {} bit {} ({} of {} elements disagree)",
-                   coord_text(coord), region.buffer, m, k, instr, hw::to_char(d), want.lane, want.col, want.bit,
-                   region.buffer, have.lane, have.col, have.bit, bad,
-                   static_cast<std::int64_t>(tiles.size()) * m_mma * k_mma),
-       {{"element", coord},
-        {"operand", "A"},
-        {"mma", {{"lane", want.lane}, {"col", want.col}, {"bit", want.bit}}},
-        {"layout", {{"lane", have.lane}, {"col", have.col}, {"bit", have.bit}}},
-        {"datapath", std::string(1, hw::to_char(d))},
-        {"a", {{"lane", tiles[t].base.lane()}, {"col", tiles[t].base.col()}}},
-        {"disagreeing_elements", bad}},
-       fmt::format("lay A out as tmem_mma_operand_layout(\"A\", ...) of this MMA (Layout {}), or pass the A address "
-                   "of its element (0, 0)",
-                   hw::to_char(d))});
+  const std::int64_t total = static_cast<std::int64_t>(tiles.size()) * m_mma * k_mma;
+  auto witness = [&](const Miss& x) {
+    return nlohmann::json{{"element", region.coord(x.idx)},
+                          {"operand", "A"},
+                          {"mma", {{"lane", x.want.lane}, {"col", x.want.col}, {"bit", x.want.bit}}},
+                          {"layout", {{"lane", x.have.lane}, {"col", x.have.col}, {"bit", x.have.bit}}},
+                          {"datapath", std::string(1, hw::to_char(d))},
+                          {"a", {{"lane", tiles[x.tile].base.lane()}, {"col", tiles[x.tile].base.col()}}}};
+  };
+  if (first) {
+    const Miss& x = *first;
+    nlohmann::json w = witness(x);
+    w["disagreeing_elements"] = bad;
+    out.push_back(
+        {Severity::kError,
+         fmt::format("A element {} of '{}' (tile row {}, K {}): {} (Layout {}) reads it from lane {} column {} bit {}, "
+                     "the layout of '{}' puts it at lane {} column {} bit {} ({} of {} elements disagree)",
+                     coord_text(region.coord(x.idx)), region.buffer, x.m, x.k, instr, hw::to_char(d), x.want.lane,
+                     x.want.col, x.want.bit, region.buffer, x.have.lane, x.have.col, x.have.bit, bad, total),
+         w,
+         fmt::format("lay A out as tmem_mma_operand_layout(\"A\", ...) of this MMA (Layout {}), or pass the A address "
+                     "of its element (0, 0)",
+                     hw::to_char(d))});
+  } else if (first_bank) {
+    const Miss& x = *first_bank;
+    nlohmann::json w = witness(x);
+    w["other_bank_elements"] = other_bank;
+    w["kind"] = "batched A";
+    out.push_back(
+        {Severity::kNote,
+         fmt::format("{} (Layout {}) computes accumulator columns n >= N/2 in lanes 64..127 from the A rows held "
+                     "there: A element {} of '{}' is read from lane {} column {} too, which holds another part of '{}' "
+                     "(TVM's batched A[2, M, K]), so D[:, N/2:] is a product with a different A than '{}' ({} "
+                     "elements)",
+                     instr, hw::to_char(d), coord_text(region.coord(x.idx)), region.buffer, x.want.lane, x.want.col,
+                     b.model->name, region.text, other_bank),
+         w, ""});
+  }
 }
 
 }  // namespace
@@ -301,7 +345,7 @@ KernelFinding tmem_gemm_op(const KernelContext& ctx, ImageCache& cache, std::siz
   const bool a_tmem = ab && ab->scope == prove::Scope::kTmem;
   if (a_tmem) related.push_back(g.a.buffer);
   try {
-    const GemmAsyncPlan p = lower_gemm_async(ctx, op, g);
+    const GemmAsyncPlan p = lower_gemm_async(ctx, cache, op, g);
     std::vector<Problem> problems;
     std::vector<DTile> dt;
     std::vector<ATile> at;
@@ -322,8 +366,8 @@ KernelFinding tmem_gemm_op(const KernelContext& ctx, ImageCache& cache, std::siz
       pr.witness["plan"] = p.path;
     }
     return problems_finding(ctx, i, std::move(problems),
-                            fmt::format("derived plan {}: D '{}'{} agree with the data path", p.path, g.d.text,
-                                        a_tmem ? fmt::format(" and A '{}'", g.a.text) : ""),
+                            fmt::format("derived plan {}: every element of D '{}'{} is where the data path puts it",
+                                        p.path, g.d.text, a_tmem ? fmt::format(" and of A '{}'", g.a.text) : ""),
                             related);
   } catch (const InputError& e) {
     return exception_finding(ctx, i, e, related);
