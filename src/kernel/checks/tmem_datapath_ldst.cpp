@@ -140,11 +140,49 @@ std::string search_fix(const KernelContext& ctx, ImageCache& cache, const Region
   return {};
 }
 
+// When every warp issues one instruction of one shape: the .num whose registers the fragment
+// holds.
+std::string count_fix(const std::vector<LdStIssue>& issues, const LdStCountMismatch& c, bool store) {
+  for (const auto& is : issues)
+    if (is.instr.shape != issues.front().instr.shape || is.instr.num != issues.front().instr.num) return {};
+  for (std::size_t a = 0; a < issues.size(); ++a)
+    for (std::size_t b = a + 1; b < issues.size(); ++b)
+      if (issues[a].warp == issues[b].warp) return {};
+  hw::LdStInstr alt = issues.front().instr;
+  const std::int64_t per_rep = hw::regs_per_thread(alt) / alt.num;
+  const std::int64_t regs = c.bits_held / 32;
+  if (c.bits_held % 32 != 0 || regs % per_rep != 0) return {};
+  alt.num = static_cast<int>(regs / per_rep);
+  try {
+    hw::validate(alt);
+  } catch (const InputError&) {
+    return {};
+  }
+  return fmt::format("use {} (the fragment's {} registers per thread)", hw::spelling(alt, store), regs);
+}
+
 // The data comparison of issues against the regions, as problems. Returns the element count.
 std::int64_t data_problems(const KernelContext& ctx, ImageCache& cache, const Region& tmem, const Region& regs,
                            const std::vector<int>& warps, const std::vector<LdStIssue>& issues, bool store,
                            const std::string& plan, std::vector<Problem>& out, std::string& note) {
   const LdStComparison cmp = compare_ldst(ctx, cache, tmem, regs, warps, issues);
+  // A count mismatch is the cause of the element disagreements it brings: report it first.
+  if (cmp.count) {
+    const LdStCountMismatch& c = *cmp.count;
+    const ResolvedBuffer& rb = *ctx.buffer(regs.buffer);
+    const std::int64_t bits = rb.elem_bits;
+    out.push_back(
+        {Severity::kError,
+         fmt::format("the fragment gives lane {} of warp {} {} elements of '{}' ({} bits), but its {} move {} "
+                     "registers ({} bits)",
+                     c.lane, c.warp, c.bits_held / bits, regs.text, c.bits_held, store ? "tcgen05.st" : "tcgen05.ld",
+                     c.bits_moved / 32, c.bits_moved),
+         {{"thread", {{"warp", c.warp}, {"lane", c.lane}}},
+          {"fragment_elements", c.bits_held / bits},
+          {"fragment_bits", c.bits_held},
+          {"instruction_registers", c.bits_moved / 32}},
+         count_fix(issues, c, store)});
+  }
   if (cmp.first) {
     const LdStDisagreement& d = *cmp.first;
     std::string msg;
@@ -172,22 +210,6 @@ std::int64_t data_problems(const KernelContext& ctx, ImageCache& cache, const Re
     w["disagreeing_elements"] = cmp.disagreements;
     w["elements"] = cmp.elements;
     out.push_back({Severity::kError, msg, w, search_fix(ctx, cache, tmem, regs, warps, issues, d, store)});
-  }
-  if (cmp.count) {
-    const LdStCountMismatch& c = *cmp.count;
-    const ResolvedBuffer& rb = *ctx.buffer(regs.buffer);
-    const std::int64_t bits = rb.elem_bits;
-    out.push_back(
-        {Severity::kError,
-         fmt::format("the fragment gives lane {} of warp {} {} elements of '{}' ({} bits), but its {} move {} "
-                     "registers ({} bits)",
-                     c.lane, c.warp, c.bits_held / bits, regs.text, c.bits_held, store ? "tcgen05.st" : "tcgen05.ld",
-                     c.bits_moved / 32, c.bits_moved),
-         {{"thread", {{"warp", c.warp}, {"lane", c.lane}}},
-          {"fragment_elements", c.bits_held / bits},
-          {"fragment_bits", c.bits_held},
-          {"instruction_registers", c.bits_moved / 32}},
-         ""});
   }
   if (cmp.idle && !store)
     note = fmt::format("; {} threads hold no element and load registers nothing reads", cmp.idle_threads);
