@@ -11,7 +11,9 @@ Each file under tests/kernel/cases/ is one case:
                  "severity": "error", "witness": {...}, "message_contains": ["..."],
                  "fix_contains": ["..."]}],
    "only_these_fail": true}                            # no other failed kernel finding allowed
-The patch supports add, remove, replace and copy with JSON pointers ("-" appends). "witness"
+The patch supports add, remove, replace, copy and test with JSON pointers ("-" appends); a
+"test" step ({"op": "test", "path": "/ops/44/name", "value": "epi_ld_n0_slab1"}) fails the case
+when the model no longer has that value there, so a patch by index cannot silently hit another op. "witness"
 matches as a subset (every expected key present with a matching value; lists element by element).
 Expected findings are matched in any order; each must match a distinct finding. A buffer-check
 expectation is {"buffer": NAME, "id": CHECK, "status": ...}. A new bug report becomes a case by
@@ -60,6 +62,10 @@ def apply_patch(doc, patch):
                 if op == "replace" and last not in parent:
                     raise KeyError(f"replace: {step['path']} does not exist")
                 parent[last] = value
+        elif op == "test":
+            actual = resolve(doc, parts)
+            if actual != step["value"]:
+                raise ValueError(f"test {step['path']}: expected {step['value']!r}, the model has {actual!r}")
         elif op == "remove":
             if isinstance(parent, list):
                 del parent[int(last)]
@@ -115,7 +121,10 @@ def run_case(binary, root, path):
         model = case["inline"]
     else:
         model = json.load(open(os.path.join(root, case["model"])))
-    model = apply_patch(model, case.get("patch", []))
+    try:
+        model = apply_patch(model, case.get("patch", []))
+    except (KeyError, IndexError, ValueError) as e:
+        return [f"patch does not apply: {e}"]
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as tmp:
         json.dump(model, tmp, indent=1)
         name = tmp.name

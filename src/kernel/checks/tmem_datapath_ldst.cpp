@@ -266,6 +266,7 @@ KernelFinding tmem_copy_op(const KernelContext& ctx, ImageCache& cache, std::siz
     for (auto& pr : problems) {
       if (!pr.witness.is_object()) pr.witness = nlohmann::json::object();
       pr.witness["plan"] = p.path;
+      pr.message = fmt::format("derived plan {}: {}", p.path, pr.message);
       if (p.row_imm) pr.witness["derived_row"] = p.derived_row;
     }
     return problems_finding(ctx, i, std::move(problems),
