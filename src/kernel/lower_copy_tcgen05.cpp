@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "tirx_verify/hw/target.hpp"
+#include "tirx_verify/hw/tcgen05_dispatch.hpp"
 #include "tirx_verify/kernel/lower_tcgen05.hpp"
 #include "tirx_verify/layout/error.hpp"
 #include "tirx_verify/layout/factories.hpp"
@@ -126,9 +127,29 @@ Tcgen05CopyPlan lower_tcgen05_copy(const KernelContext& ctx, const Op& op, const
     p.partial_warpgroup = true;
   };
   const DType dt = DType::parse(r.model->dtype);
-  const std::uint32_t base_lane = static_cast<std::uint32_t>(t.tmem_lane);
-  auto issue_all = [&](const hw::LdStInstr& in, std::int64_t row, std::int64_t col, std::int64_t first_reg) {
-    for (int w : op.warps) p.issues.push_back({w, in, {base_lane + row, t.tmem_col + col}, first_reg});
+  const std::int64_t base_lane = t.tmem_lane;
+  // Each warp's issues from the dispatcher's pairing table (hw::tcgen05_ldst_plan, shared with the
+  // layout check tmem.datapath): absolute lanes 32 (w % 4) + 16 (sub_slab + slab) there, the
+  // warp-relative row TVM emits here; `full` is the whole atom's instruction (its register step
+  // between slabs), `in` the one issued (a column slice may need a smaller .num).
+  auto plan_issues = [&](hw::Datapath dp, int sub_slab, const hw::LdStInstr& full, const hw::LdStInstr& in,
+                         std::int64_t frag_rows, std::int64_t col, std::int64_t reg_base,
+                         std::optional<std::int64_t> row_override) {
+    const int wpw = ctx.target->warps_per_warpgroup, sub = ctx.target->tmem_subpartition_lanes();
+    for (int w : op.warps) {
+      std::vector<hw::LdStIssue> plan;
+      try {
+        plan = hw::tcgen05_ldst_plan(*ctx.target, dp, sub_slab, full, static_cast<int>(frag_rows),
+                                     hw::TmemAddress::make(0, static_cast<std::uint32_t>(col)), w % wpw);
+      } catch (const InputError& e) {
+        reject(e.message());
+      }
+      for (std::size_t k = 0; k < plan.size(); ++k) {
+        const std::int64_t row = row_override ? *row_override + 16 * static_cast<std::int64_t>(k)
+                                              : plan[k].address.lane() - sub * (w % wpw);
+        p.issues.push_back({w, in, {base_lane + row, t.tmem_col + plan[k].address.col()}, reg_base + plan[k].first_reg});
+      }
+    }
   };
 
   // Layout B: identified from the TMEM side first (_emit_datapath_b_path).
@@ -151,7 +172,7 @@ Tcgen05CopyPlan lower_tcgen05_copy(const KernelContext& ctx, const Op& op, const
       in.num = static_cast<int>(n / 2);
       if (!pow2(in.num) || in.num > hw::max_num(in.shape)) reject(fmt::format(".32x32b.x{} is not a legal .num", in.num));
       p.datapath = "B";
-      issue_all(in, 0, 0, 0);
+      plan_issues(hw::Datapath::B, 0, in, in, 64, 0, 0, std::nullopt);
       p.path = fmt::format("Layout B image, {} at row 0", hw::spelling(in, p.store));
       return p;
     }
@@ -193,10 +214,8 @@ Tcgen05CopyPlan lower_tcgen05_copy(const KernelContext& ctx, const Op& op, const
     p.derived_row = 16 * w.sub_slab;
     p.row_imm = c.row_imm;
     const std::int64_t row0 = c.row_imm ? *c.row_imm : p.derived_row;
-    for (int warp : op.warps)
-      for (std::int64_t slab = 0; slab < n_slabs; ++slab)
-        p.issues.push_back({warp, in, {base_lane + row0 + 16 * slab, t.tmem_col + w.col_off / epb},
-                            local_reg_base + slab * regs_per_slab});
+    plan_issues(p.datapath == "D" ? hw::Datapath::D : hw::Datapath::F, w.sub_slab, atom->instr, in, frag_rows,
+                w.col_off / epb, local_reg_base, c.row_imm);
     p.path = fmt::format("Layout {}{}, {} {} at row {}{}", p.datapath,
                          p.datapath == "F" ? fmt::format(" sub_slab {}", p.sub_slab) : "", n_slabs,
                          hw::spelling(in, p.store), row0, n_slabs == 2 ? fmt::format(" and {}", row0 + 16) : "");
@@ -228,7 +247,7 @@ Tcgen05CopyPlan lower_tcgen05_copy(const KernelContext& ctx, const Op& op, const
   p.derived_row = 0;
   p.row_imm = c.row_imm;
   const std::int64_t row0 = c.row_imm ? *c.row_imm : 0;
-  issue_all(in, row0, w.col_off / epb, local_lo1 / epb);
+  plan_issues(hw::Datapath::D, 0, in, in, 128, w.col_off / epb, local_lo1 / epb, c.row_imm);
   p.path = fmt::format("Layout D, {} at row {}", hw::spelling(in, p.store), row0);
   if (p.partial_warpgroup) p.path += fmt::format(" (the 128-row warpgroup copy, executed by warps {} only)",
                                                  nlohmann::json(op.warps).dump());
