@@ -94,6 +94,18 @@ void sf_problems(const KernelContext& ctx, ImageCache& cache, const SfOperand& o
     std::vector<TmemCell> want, have;
   };
   std::optional<First> first;
+  const std::int64_t rows = static_cast<std::int64_t>(flats.size()) / op.cols;
+  for (const SfRead& rd : op.reads)
+    if (rd.row0 + op.mn > rows || rd.col0 + scales > op.cols) {
+      out.push_back({Severity::kError,
+                     fmt::format("{} reads {} scale factors of rows {}..{} from column {} of '{}', past its {} x {} "
+                                 "region",
+                                 instr, op.name, rd.row0, rd.row0 + op.mn - 1, rd.col0, op.region.text, rows, op.cols),
+                     {{"operand", op.name}, {"rows", {rd.row0, rd.row0 + op.mn - 1}}, {"col0", rd.col0},
+                      {"region", {rows, op.cols}}},
+                     ""});
+      return;
+    }
   for (std::size_t r = 0; r < op.reads.size(); ++r) {
     const SfRead& rd = op.reads[r];
     for (int x = 0; x < op.mn; ++x)
