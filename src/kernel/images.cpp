@@ -33,6 +33,28 @@ std::string coord_text(std::span<const std::int64_t> c) {
   return s + "]";
 }
 
+std::vector<std::int64_t> coord_of_flat(const ResolvedBuffer& b, std::int64_t flat) {
+  const auto& shape = b.model->shape;
+  std::vector<std::int64_t> c(shape.size());
+  for (std::size_t d = shape.size(); d-- > 0;) {
+    c[d] = flat % shape[d];
+    flat /= shape[d];
+  }
+  return c;
+}
+
+namespace detail {
+Sweep checked_sweep(const ResolvedBuffer& b, std::int64_t max_points) {
+  const Layout& l = layout_of(b);
+  bits_of(b);
+  Sweep sw(l.tile(), true);
+  if (sw.points() > max_points)
+    throw InputError("kernel.limit", fmt::format("buffer '{}' has {} (element, replica) points, past the limit of {}",
+                                                 b.model->name, sw.points(), max_points));
+  return sw;
+}
+}  // namespace detail
+
 std::vector<Coord> element_images(const ResolvedBuffer& b, std::span<const std::int64_t> coord) {
   const Layout& l = layout_of(b);
   const auto& shape = b.model->shape;
@@ -185,6 +207,19 @@ std::vector<RegCell> reg_images(const ResolvedBuffer& b, std::span<const std::in
 TmemImageTable tmem_image_table(const ResolvedBuffer& b, std::int64_t max_points) {
   const std::int64_t bits = bits_of(b);
   TmemImageTable t;
+  if (!layout_of(b).is_compose()) {  // the common case: the bulk sweep above
+    t.replicas = b.layout->tile().replica_count();
+    if (b.layout->size() != element_count(b))
+      throw InputError("kernel.layout", fmt::format("buffer '{}': the layout has {} elements, the shape {}",
+                                                    b.model->name, b.layout->size(), element_count(b)));
+    const std::int64_t points = checked_mul(element_count(b), t.replicas);
+    if (points > max_points)
+      throw InputError("kernel.limit", fmt::format("buffer '{}' has {} (element, replica) points, past the limit of {}",
+                                                   b.model->name, points, max_points));
+    t.cells.reserve(static_cast<std::size_t>(points));
+    for_each_tmem_cell(b, max_points, [&](std::int64_t, const TmemCell& c) { t.cells.push_back(c); });
+    return t;
+  }
   for_each_image(b, max_points, t.replicas, [&](std::int64_t, std::int64_t, const Coord& c) {
     if (t.cells.empty()) t.cells.reserve(static_cast<std::size_t>(element_count(b) * t.replicas));
     const std::int64_t colbits = checked_mul(c.get(AxisId::TCol), bits);
