@@ -58,7 +58,10 @@ int datapath_m(Datapath d) {
   return 0;
 }
 
-AccumulatorCell accumulator_cell(const Target& target, Datapath d, int n_total, int m, int n, TmemAddress base) {
+namespace {
+
+// The checks of accumulator_cell that do not depend on (m, n); returns the layout's M.
+int check_accumulator(const Target& target, Datapath d, int n_total, TmemAddress base) {
   const TmemGeometry& g = target.require_tmem("tcgen05.mma");
   if (d == Datapath::C)
     throw InputError("tmem.datapath",
@@ -67,52 +70,59 @@ AccumulatorCell accumulator_cell(const Target& target, Datapath d, int n_total, 
                      "uses the 2x2 fragment of Layout B; the simulator does not guess",
                      {}, std::nullopt, "only B200 hardware readback can settle this");
   check_n(d, n_total);
-  int big_m = datapath_m(d);
-  if (m < 0 || m >= big_m || n < 0 || n >= n_total)
-    shape_error(fmt::format("element ({}, {}) is outside the {} x {} accumulator of layout {}", m, n, big_m, n_total,
-                            to_char(d)));
-  int l0 = base.lane(), c0 = base.col();
+  const int l0 = base.lane(), c0 = base.col();
   const int kHalfSlab = 16;  // Layout F lane alignment unit (PTX §9.7.16.10.5: alignment 0 or 16)
-  bool l0_ok = l0 == 0 || (d == Datapath::F && l0 == kHalfSlab);
-  if (!l0_ok)
+  if (!(l0 == 0 || (d == Datapath::F && l0 == kHalfSlab)))
     throw InputError("tmem.datapath", fmt::format("layout {} needs the accumulator at TMEM lane 0{}, not lane {}",
                                                   to_char(d), d == Datapath::F ? " or 16" : "", l0));
-  int sub = target.tmem_subpartition_lanes();  // 32
-  int cols_used = n_total;
-  AccumulatorCell c;
-  switch (d) {
-    case Datapath::D:
-      c = {0, l0 + m, c0 + n};
-      break;
-    case Datapath::A:
-      c = {m / g.lanes, l0 + m % g.lanes, c0 + n};
-      break;
-    case Datapath::F:
-      c = {0, l0 + m % kHalfSlab + sub * (m / kHalfSlab), c0 + n};
-      break;
-    case Datapath::E:
-      c = {0, l0 + m + 2 * sub * (n / (n_total / 2)), c0 + n % (n_total / 2)};
-      cols_used = n_total / 2;
-      break;
-    case Datapath::G:
-      c = {0, l0 + m + sub * (n / (n_total / 4)), c0 + n % (n_total / 4)};
-      cols_used = n_total / 4;
-      break;
-    case Datapath::B: {
-      int per_cta = big_m / 2;
-      int ml = m % per_cta;
-      c = {m / per_cta, l0 + ml + 2 * sub * (n / (n_total / 2)), c0 + n % (n_total / 2)};
-      cols_used = n_total / 2;
-      break;
-    }
-    case Datapath::C:
-      break;
-  }
+  const int cols_used = d == Datapath::E || d == Datapath::B ? n_total / 2 : d == Datapath::G ? n_total / 4 : n_total;
   if (c0 + cols_used > g.columns)
     throw InputError("tmem.address", fmt::format("layout {} accumulator with N = {} at column {} needs columns up to "
                                                  "{}, past the last column {}",
                                                  to_char(d), n_total, c0, c0 + cols_used - 1, g.columns - 1));
-  return c;
+  return datapath_m(d);
+}
+
+// The table of the header, for (m, n) in range (check_accumulator done).
+AccumulatorCell cell_of(const Target& target, Datapath d, int n_total, int m, int n, TmemAddress base) {
+  const int l0 = base.lane(), c0 = base.col();
+  const int kHalfSlab = 16;
+  const int sub = target.tmem_subpartition_lanes();  // 32
+  switch (d) {
+    case Datapath::D: return {0, l0 + m, c0 + n};
+    case Datapath::A: return {m / target.tmem->lanes, l0 + m % target.tmem->lanes, c0 + n};
+    case Datapath::F: return {0, l0 + m % kHalfSlab + sub * (m / kHalfSlab), c0 + n};
+    case Datapath::E: return {0, l0 + m + 2 * sub * (n / (n_total / 2)), c0 + n % (n_total / 2)};
+    case Datapath::G: return {0, l0 + m + sub * (n / (n_total / 4)), c0 + n % (n_total / 4)};
+    case Datapath::B: {
+      const int per_cta = datapath_m(d) / 2;
+      return {m / per_cta, l0 + m % per_cta + 2 * sub * (n / (n_total / 2)), c0 + n % (n_total / 2)};
+    }
+    case Datapath::C: break;
+  }
+  return {};
+}
+
+}  // namespace
+
+AccumulatorCell accumulator_cell(const Target& target, Datapath d, int n_total, int m, int n, TmemAddress base) {
+  const int big_m = check_accumulator(target, d, n_total, base);
+  if (m < 0 || m >= big_m || n < 0 || n >= n_total)
+    shape_error(fmt::format("element ({}, {}) is outside the {} x {} accumulator of layout {}", m, n, big_m, n_total,
+                            to_char(d)));
+  return cell_of(target, d, n_total, m, n, base);
+}
+
+std::vector<AccumulatorCell> accumulator_tile(const Target& target, Datapath d, int n_total, int rows,
+                                              TmemAddress base) {
+  const int big_m = check_accumulator(target, d, n_total, base);
+  if (rows < 0 || rows > big_m)
+    shape_error(fmt::format("{} rows are outside the {}-row accumulator of layout {}", rows, big_m, to_char(d)));
+  std::vector<AccumulatorCell> cells;
+  cells.reserve(static_cast<std::size_t>(rows) * n_total);
+  for (int m = 0; m < rows; ++m)
+    for (int n = 0; n < n_total; ++n) cells.push_back(cell_of(target, d, n_total, m, n, base));
+  return cells;
 }
 
 Datapath mma_datapath(int m, int cta_group, bool ws, bool sparse) {

@@ -120,5 +120,24 @@ TEST(Tcgen05CpBytes, SourceAndDestinationOfOneByte) {
   EXPECT_EQ(v, (V{{100, 3, 3}}));
 }
 
+TEST(MmaAccumulatorTile, EqualsTheCellByCellForm) {
+  for (Datapath d : {Datapath::A, Datapath::B, Datapath::D, Datapath::E, Datapath::F, Datapath::G})
+    for (int lane : {0, 16}) {
+      if (lane && d != Datapath::F) continue;
+      const TmemAddress base = TmemAddress::make(lane, 64);
+      const int n = 128, rows = datapath_m(d);
+      const auto tile = accumulator_tile(sm100(), d, n, rows, base);
+      ASSERT_EQ(tile.size(), static_cast<std::size_t>(rows) * n);
+      for (int m = 0; m < rows; ++m)
+        for (int c = 0; c < n; ++c) {
+          const AccumulatorCell a = accumulator_cell(sm100(), d, n, m, c, base), b = tile[m * n + c];
+          ASSERT_TRUE(a.cta == b.cta && a.lane == b.lane && a.col == b.col) << to_char(d) << " " << m << " " << c;
+        }
+    }
+  EXPECT_TRUE(throws_check([] { accumulator_tile(sm100(), Datapath::F, 64, 65, TmemAddress{}); }, "tcgen05.shape"));
+  EXPECT_TRUE(throws_check([] { accumulator_tile(sm100(), Datapath::D, 256, 128, TmemAddress::make(0, 300)); },
+                           "tmem.address"));
+}
+
 }  // namespace
 }  // namespace tirx::hw

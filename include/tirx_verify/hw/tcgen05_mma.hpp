@@ -68,6 +68,10 @@ struct AccumulatorCell {
 //   tcgen05.shape  N not legal for the layout (Table 39); m or n out of range;
 //   tmem.address   a column past the last TMEM column (checked for n = N-1), or no TMEM.
 AccumulatorCell accumulator_cell(const Target& target, Datapath d, int n_total, int m, int n, TmemAddress base);
+// The cells of rows 0 .. rows-1 (all N columns) at once, row-major: element (m, n) is
+// [m * n_total + n]. Throws as accumulator_cell (rows past the layout's M: tcgen05.shape).
+std::vector<AccumulatorCell> accumulator_tile(const Target& target, Datapath d, int n_total, int rows,
+                                              TmemAddress base);
 
 // The data-path layout an instruction uses (PTX ISA 9.1 §9.7.16.10.5 table; ptx_semantics §2):
 //   ::1  M=32 .ws -> G   M=64 .ws -> E   M=64 -> F   M=128 (.ws or not) -> D

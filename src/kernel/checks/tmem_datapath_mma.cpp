@@ -70,17 +70,19 @@ std::int64_t d_mismatches(const KernelContext& ctx, const TmemImageTable& tt, co
                           std::int64_t cols, Datapath d, int n_mma, int m_mma, const std::vector<DTile>& tiles,
                           std::optional<DMismatch>* first) {
   std::int64_t bad = 0;
-  for (std::size_t t = 0; t < tiles.size(); ++t)
+  for (std::size_t t = 0; t < tiles.size(); ++t) {
+    const std::vector<hw::AccumulatorCell> cells = hw::accumulator_tile(*ctx.target, d, n_mma, m_mma, tiles[t].base);
     for (int m = 0; m < m_mma; ++m)
       for (int n = 0; n < n_mma; ++n) {
         const std::int64_t idx = (tiles[t].row0 + m) * cols + tiles[t].col0 + n;
-        const hw::AccumulatorCell c = hw::accumulator_cell(*ctx.target, d, n_mma, m, n, tiles[t].base);
+        const hw::AccumulatorCell& c = cells[static_cast<std::size_t>(m) * n_mma + n];
         const auto imgs = tt.of(flats[static_cast<std::size_t>(idx)]);
         if (has_image(imgs, TmemCell{c.lane, c.col, 0})) continue;
         if (!first) return 1;  // caller only asks whether all agree
         ++bad;
         if (!*first) *first = DMismatch{idx, m, n, c, imgs.empty() ? TmemCell{} : imgs.front(), t};
       }
+  }
   return bad;
 }
 
