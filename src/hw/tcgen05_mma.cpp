@@ -83,14 +83,14 @@ int check_accumulator(const Target& target, Datapath d, int n_total, TmemAddress
   return datapath_m(d);
 }
 
-// The table of the header, for (m, n) in range (check_accumulator done).
-AccumulatorCell cell_of(const Target& target, Datapath d, int n_total, int m, int n, TmemAddress base) {
+// The table of the header, for (m, n) in range (check_accumulator done); sub = lanes of a
+// sub-partition (32), lanes = TMEM lanes (128).
+AccumulatorCell cell_of(int sub, int lanes, Datapath d, int n_total, int m, int n, TmemAddress base) {
   const int l0 = base.lane(), c0 = base.col();
   const int kHalfSlab = 16;
-  const int sub = target.tmem_subpartition_lanes();  // 32
   switch (d) {
     case Datapath::D: return {0, l0 + m, c0 + n};
-    case Datapath::A: return {m / target.tmem->lanes, l0 + m % target.tmem->lanes, c0 + n};
+    case Datapath::A: return {m / lanes, l0 + m % lanes, c0 + n};
     case Datapath::F: return {0, l0 + m % kHalfSlab + sub * (m / kHalfSlab), c0 + n};
     case Datapath::E: return {0, l0 + m + 2 * sub * (n / (n_total / 2)), c0 + n % (n_total / 2)};
     case Datapath::G: return {0, l0 + m + sub * (n / (n_total / 4)), c0 + n % (n_total / 4)};
@@ -110,7 +110,7 @@ AccumulatorCell accumulator_cell(const Target& target, Datapath d, int n_total, 
   if (m < 0 || m >= big_m || n < 0 || n >= n_total)
     shape_error(fmt::format("element ({}, {}) is outside the {} x {} accumulator of layout {}", m, n, big_m, n_total,
                             to_char(d)));
-  return cell_of(target, d, n_total, m, n, base);
+  return cell_of(target.tmem_subpartition_lanes(), target.tmem->lanes, d, n_total, m, n, base);
 }
 
 std::vector<AccumulatorCell> accumulator_tile(const Target& target, Datapath d, int n_total, int rows,
@@ -120,8 +120,9 @@ std::vector<AccumulatorCell> accumulator_tile(const Target& target, Datapath d, 
     shape_error(fmt::format("{} rows are outside the {}-row accumulator of layout {}", rows, big_m, to_char(d)));
   std::vector<AccumulatorCell> cells;
   cells.reserve(static_cast<std::size_t>(rows) * n_total);
+  const int sub = target.tmem_subpartition_lanes(), lanes = target.tmem->lanes;
   for (int m = 0; m < rows; ++m)
-    for (int n = 0; n < n_total; ++n) cells.push_back(cell_of(target, d, n_total, m, n, base));
+    for (int n = 0; n < n_total; ++n) cells.push_back(cell_of(sub, lanes, d, n_total, m, n, base));
   return cells;
 }
 

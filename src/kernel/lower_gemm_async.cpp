@@ -109,7 +109,7 @@ GemmAsyncPlan lower_gemm_async(const KernelContext& ctx, ImageCache& cache, cons
     bool packed = true;
     const std::int64_t half = p.n / 2, fold = target.tmem->lanes / 2;
     const TmemImageTable& tt = cache.tmem(d);
-    const std::vector<std::int64_t> flats = region_flat_indices(g.d, d.model->shape);
+    const std::vector<std::int64_t>& flats = cache.flats(d, g.d);
     for (std::size_t i = 0; i < flats.size() && packed; ++i) {
       const std::int64_t m = static_cast<std::int64_t>(i) / p.n, n = static_cast<std::int64_t>(i) % p.n;
       const TmemCell want{d0.lane + m + fold * (n / half), d0.col + n % half, 0};

@@ -25,6 +25,15 @@ const RegImageTable& ImageCache::regs(const ResolvedBuffer& b, const std::vector
   return it->second;
 }
 
+const std::vector<std::int64_t>& ImageCache::flats(const ResolvedBuffer& b, const Region& r) {
+  std::string dims;  // the bound dimensions, not the text: a region is what its bounds say
+  for (const auto& d : r.dims) dims += fmt::format("{}:{}{},", d.lo, d.hi, d.point ? "p" : "");
+  auto key = std::make_pair(b.index, dims);
+  auto it = flats_.find(key);
+  if (it == flats_.end()) it = flats_.emplace(key, region_flat_indices(r, b.model->shape)).first;
+  return it->second;
+}
+
 namespace {
 
 const ResolvedBuffer& require_buffer(const KernelContext& ctx, const std::string& name) {
@@ -33,12 +42,18 @@ const ResolvedBuffer& require_buffer(const KernelContext& ctx, const std::string
   return *b;
 }
 
-// Per issue: its first lane under the lane-field model and its register window.
+// Per issue: its first lane under the lane-field model, its register window, and the cells of
+// its instruction relative to base (0, 0) for every (thread, register): rel[t * regs + r].
 struct PreparedIssue {
   const LdStIssue* issue = nullptr;
   int first_lane = 0;
   std::int64_t regs = 0;
+  const std::vector<hw::LdStCell>* rel = nullptr;
 };
+
+bool same_instr(const hw::LdStInstr& a, const hw::LdStInstr& b) {
+  return a.shape == b.shape && a.num == b.num && a.pack == b.pack && a.imm == b.imm;
+}
 
 }  // namespace
 
@@ -49,8 +64,8 @@ LdStComparison compare_ldst(const KernelContext& ctx, ImageCache& cache, const R
   const ResolvedBuffer& rb = require_buffer(ctx, regs.buffer);
   const TmemImageTable& tt = cache.tmem(tb);
   const RegImageTable& rt = cache.regs(rb, warps);
-  const std::vector<std::int64_t> tf = region_flat_indices(tmem, tb.model->shape);
-  const std::vector<std::int64_t> rf = region_flat_indices(regs, rb.model->shape);
+  const std::vector<std::int64_t>& tf = cache.flats(tb, tmem);
+  const std::vector<std::int64_t>& rf = cache.flats(rb, regs);
   if (tf.size() != rf.size())
     throw InputError("model.schema", fmt::format("regions '{}' ({} elements) and '{}' ({}) differ in size", tmem.text,
                                                  tf.size(), regs.text, rf.size()));
@@ -60,11 +75,25 @@ LdStComparison compare_ldst(const KernelContext& ctx, ImageCache& cache, const R
   for (int w : warps) max_warp = std::max(max_warp, w);
   for (const auto& is : issues) max_warp = std::max(max_warp, is.warp);
   std::vector<std::vector<PreparedIssue>> by_warp(static_cast<std::size_t>(max_warp) + 1);
+  std::vector<std::pair<hw::LdStInstr, std::vector<hw::LdStCell>>> rel_tables;  // one per distinct instruction
+  rel_tables.reserve(issues.size());
   for (const auto& is : issues) {
     if (is.warp < 0) throw InputError("tmem.address", fmt::format("warp {} is not a CTA warp index", is.warp));
     const hw::LaneFieldAccess a =
         hw::resolve_lane_field(target, is.instr.shape, static_cast<int>(is.taddr.lane), is.warp % wpw);
-    by_warp[static_cast<std::size_t>(is.warp)].push_back({&is, a.first_lane, hw::regs_per_thread(is.instr)});
+    const int regs = hw::regs_per_thread(is.instr);
+    const std::vector<hw::LdStCell>* rel = nullptr;
+    for (const auto& [in, cells] : rel_tables)
+      if (same_instr(in, is.instr)) rel = &cells;
+    if (!rel) {
+      std::vector<hw::LdStCell> cells;
+      cells.reserve(static_cast<std::size_t>(ws) * regs);
+      for (int t = 0; t < ws; ++t)
+        for (int r = 0; r < regs; ++r) cells.push_back(hw::ldst_cell(is.instr, hw::TmemAddress{}, t, r));
+      rel_tables.emplace_back(is.instr, std::move(cells));
+      rel = &rel_tables.back().second;
+    }
+    by_warp[static_cast<std::size_t>(is.warp)].push_back({&is, a.first_lane, regs, rel});
   }
   std::vector<int> slot(static_cast<std::size_t>(max_warp) + 1, -1);
   for (std::size_t i = 0; i < warps.size(); ++i)
@@ -93,10 +122,11 @@ LdStComparison compare_ldst(const KernelContext& ctx, ImageCache& cache, const R
       bool ok = false;
       if (found) {
         const hw::LdStInstr& in = found->issue->instr;
-        const hw::LdStCell c = hw::ldst_cell(
-            in, hw::TmemAddress::make(static_cast<std::uint32_t>(found->first_lane),
-                                      static_cast<std::uint32_t>(found->issue->taddr.col)),
-            g.lane, static_cast<int>(g.reg - found->issue->first_reg));
+        // ldst_cell is base + a relative cell (the lane and column fields add, tcgen05_ldst.hpp).
+        hw::LdStCell c = (*found->rel)[static_cast<std::size_t>(g.lane * found->regs + (g.reg - found->issue->first_reg))];
+        c.lane += found->first_lane;
+        c.col += static_cast<int>(found->issue->taddr.col);
+        if (c.col_hi >= 0) c.col_hi += static_cast<int>(found->issue->taddr.col);
         const int half = target.tmem->cell_bits / 2;
         if (in.pack)
           moved = g.bit < half ? TmemCell{c.lane, c.col, g.bit} : TmemCell{c.lane, c.col_hi, g.bit - half};
@@ -149,7 +179,7 @@ std::int64_t lowest_register(const KernelContext& ctx, ImageCache& cache, const 
   const ResolvedBuffer& rb = require_buffer(ctx, regs.buffer);
   const RegImageTable& rt = cache.regs(rb, warps);
   std::int64_t lo = std::numeric_limits<std::int64_t>::max();
-  for (std::int64_t f : region_flat_indices(regs, rb.model->shape))
+  for (std::int64_t f : cache.flats(rb, regs))
     for (const RegCell& g : rt.of(f)) lo = std::min(lo, g.reg);
   return lo == std::numeric_limits<std::int64_t>::max() ? 0 : lo;
 }

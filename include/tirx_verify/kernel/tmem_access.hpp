@@ -53,6 +53,8 @@ class ImageCache {
   // Throw as tmem_image_table / reg_image_table.
   const TmemImageTable& tmem(const ResolvedBuffer& b);
   const RegImageTable& regs(const ResolvedBuffer& b, const std::vector<int>& warps);
+  // region_flat_indices of a bound region of buffer b (cached by its bounds).
+  const std::vector<std::int64_t>& flats(const ResolvedBuffer& b, const Region& r);
   std::int64_t max_points() const { return max_points_; }
 
  private:
@@ -60,6 +62,7 @@ class ImageCache {
   std::int64_t max_points_;
   std::map<std::size_t, TmemImageTable> tmem_;
   std::map<std::pair<std::size_t, std::vector<int>>, RegImageTable> regs_;
+  std::map<std::pair<std::size_t, std::string>, std::vector<std::int64_t>> flats_;
 };
 
 // The first element whose images disagree.

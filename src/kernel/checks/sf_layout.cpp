@@ -84,7 +84,7 @@ void sf_problems(const KernelContext& ctx, ImageCache& cache, const SfOperand& o
                  const std::string& instr, std::vector<Problem>& out) {
   const ResolvedBuffer& b = *ctx.buffer(op.region.buffer);
   const TmemImageTable& tt = cache.tmem(b);
-  const std::vector<std::int64_t> flats = region_flat_indices(op.region, b.model->shape);
+  const std::vector<std::int64_t>& flats = cache.flats(b, op.region);
   const int scales = hw::scale_vec_scales(vec);
   std::int64_t bad = 0, total = 0;
   struct First {
@@ -360,7 +360,7 @@ KernelFinding gemm_sf(const KernelContext& ctx, ImageCache& cache, std::size_t i
       }
       const ResolvedBuffer& b = *ctx.buffer(region.buffer);
       const TmemImageTable& tt = cache.tmem(b);
-      const auto flats = region_flat_indices(region, b.model->shape);
+      const auto& flats = cache.flats(b, region);
       const bool needs_sf_id = scales < 4 && per_ki > 0;
       for (const MmaTile& t : p.tiles) {
         if (for_b ? t.mi != 0 : t.ni != 0) continue;
@@ -447,7 +447,7 @@ KernelFinding cp_sf(const KernelContext& ctx, ImageCache& cache, std::size_t i, 
     const hw::TmemAddress dst0 =
         hw::TmemAddress::make(static_cast<std::uint32_t>(ta.lane), static_cast<std::uint32_t>(ta.col));
     const TmemImageTable& tt = cache.tmem(t);
-    const auto tflat = region_flat_indices(cp.tmem, t.model->shape);
+    const auto& tflat = cache.flats(t, cp.tmem);
     const std::int64_t n = static_cast<std::int64_t>(tflat.size());
     if (n != cp.smem.size())
       throw InputError("model.schema", fmt::format("tcgen05.cp regions '{}' ({}) and '{}' ({}) differ in size",

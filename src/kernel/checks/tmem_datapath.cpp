@@ -20,6 +20,7 @@ namespace tirx::kernel::checks {
 std::vector<KernelFinding> tmem_datapath(const KernelContext& ctx) {
   std::vector<KernelFinding> out;
   ImageCache cache(ctx, kTmemCheckMaxPoints);
+  AccumulatorMemo memo;
   for (std::size_t i = 0; i < ctx.model->ops.size(); ++i) {
     const Op& op = ctx.op(i);
     const auto* l = std::get_if<LdStOp>(&op.data);
@@ -34,9 +35,9 @@ std::vector<KernelFinding> tmem_datapath(const KernelContext& ctx) {
       continue;
     }
     if (l) out.push_back(tmem_ldst_op(ctx, cache, i, *l));
-    if (m) out.push_back(tmem_mma_op(ctx, cache, i, *m));
+    if (m) out.push_back(tmem_mma_op(ctx, cache, memo, i, *m));
     if (c) out.push_back(tmem_copy_op(ctx, cache, i, *c));
-    if (g) out.push_back(tmem_gemm_op(ctx, cache, i, *g));
+    if (g) out.push_back(tmem_gemm_op(ctx, cache, memo, i, *g));
   }
   return out;
 }

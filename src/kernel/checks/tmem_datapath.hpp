@@ -4,6 +4,10 @@
 //   tmem_datapath_mma.cpp   tcgen05.mma (d_region, a_tmem), and gemm_async's D and TMEM A
 #pragma once
 
+#include <map>
+#include <string>
+#include <vector>
+
 #include "tirx_verify/kernel/tmem_access.hpp"
 #include "tmem_problems.hpp"
 
@@ -14,7 +18,12 @@ inline constexpr std::int64_t kTmemCheckMaxPoints = std::int64_t{1} << 22;
 
 KernelFinding tmem_ldst_op(const KernelContext& ctx, ImageCache& cache, std::size_t i, const LdStOp& l);
 KernelFinding tmem_copy_op(const KernelContext& ctx, ImageCache& cache, std::size_t i, const CopyOp& c);
-KernelFinding tmem_mma_op(const KernelContext& ctx, ImageCache& cache, std::size_t i, const MmaOp& m);
-KernelFinding tmem_gemm_op(const KernelContext& ctx, ImageCache& cache, std::size_t i, const GemmAsyncOp& g);
+// The accumulator problems already computed in this run, by (region, data path, tiles): the K
+// steps of one accumulation repeat them.
+using AccumulatorMemo = std::map<std::string, std::vector<Problem>>;
+KernelFinding tmem_mma_op(const KernelContext& ctx, ImageCache& cache, AccumulatorMemo& memo, std::size_t i,
+                          const MmaOp& m);
+KernelFinding tmem_gemm_op(const KernelContext& ctx, ImageCache& cache, AccumulatorMemo& memo, std::size_t i,
+                           const GemmAsyncOp& g);
 
 }  // namespace tirx::kernel::checks

@@ -93,7 +93,7 @@ void accumulator_problems(const KernelContext& ctx, ImageCache& cache, const Reg
   const ResolvedBuffer& b = *ctx.buffer(region.buffer);
   const auto kept = region.kept_shape();
   const TmemImageTable& tt = cache.tmem(b);
-  const std::vector<std::int64_t> flats = region_flat_indices(region, b.model->shape);
+  const std::vector<std::int64_t>& flats = cache.flats(b, region);
   std::optional<DMismatch> first;
   std::int64_t bad = 0;
   try {
@@ -167,6 +167,21 @@ void accumulator_problems(const KernelContext& ctx, ImageCache& cache, const Reg
   out.push_back({Severity::kError, msg, w, fix});
 }
 
+// accumulator_problems, remembered by everything it depends on.
+void memo_accumulator(const KernelContext& ctx, ImageCache& cache, AccumulatorMemo& memo, const Region& region,
+                      Datapath d, int m_mma, int n_mma, const std::vector<DTile>& tiles, const std::string& instr,
+                      std::vector<Problem>& out) {
+  std::string key = fmt::format("{}|{}|{}|{}|{}", region.text, hw::to_char(d), m_mma, n_mma, instr);
+  for (const auto& t : tiles) key += fmt::format("|{},{},{}", t.row0, t.col0, t.base.raw);
+  auto it = memo.find(key);
+  if (it == memo.end()) {
+    std::vector<Problem> found;
+    accumulator_problems(ctx, cache, region, d, m_mma, n_mma, tiles, instr, found);
+    it = memo.emplace(key, std::move(found)).first;
+  }
+  out.insert(out.end(), it->second.begin(), it->second.end());
+}
+
 // One tile of a TMEM A operand: region rows [row0, +rows) and columns [col0, +k) at `base`.
 struct ATile {
   std::int64_t row0 = 0, col0 = 0;
@@ -185,7 +200,7 @@ void a_problems(const KernelContext& ctx, ImageCache& cache, const Region& regio
   const ResolvedBuffer& b = *ctx.buffer(region.buffer);
   const auto kept = region.kept_shape();
   const TmemImageTable& tt = cache.tmem(b);
-  const std::vector<std::int64_t> flats = region_flat_indices(region, b.model->shape);
+  const std::vector<std::int64_t>& flats = cache.flats(b, region);
   const bool two_banks = d == Datapath::B || d == Datapath::E;
   std::unordered_set<TmemCell, CellHash> buffer_cells;  // built on the first two-bank miss
   std::int64_t bad = 0, other_bank = 0;
@@ -271,7 +286,8 @@ void a_problems(const KernelContext& ctx, ImageCache& cache, const Region& regio
 
 }  // namespace
 
-KernelFinding tmem_mma_op(const KernelContext& ctx, ImageCache& cache, std::size_t i, const MmaOp& mo) {
+KernelFinding tmem_mma_op(const KernelContext& ctx, ImageCache& cache, AccumulatorMemo& memo, std::size_t i,
+                          const MmaOp& mo) {
   const Op& op = ctx.op(i);
   std::vector<std::string> related = {mo.d_region.buffer};
   if (mo.a_tmem && mo.a) related.push_back(mo.a->buffer);
@@ -303,10 +319,10 @@ KernelFinding tmem_mma_op(const KernelContext& ctx, ImageCache& cache, std::size
                           {{"d_region", kept}, {"accumulator", {rows, mo.n}}, {"datapath", std::string(1, hw::to_char(d))}},
                           fmt::format("name the {} x {} accumulator in d_region", rows, mo.n)});
     } else {
-      accumulator_problems(ctx, cache, mo.d_region, d, rows, static_cast<int>(mo.n),
-                           {DTile{0, 0, hw::TmemAddress::make(static_cast<std::uint32_t>(da.lane),
-                                                              static_cast<std::uint32_t>(da.col))}},
-                           instr, problems);
+      memo_accumulator(ctx, cache, memo, mo.d_region, d, rows, static_cast<int>(mo.n),
+                       {DTile{0, 0, hw::TmemAddress::make(static_cast<std::uint32_t>(da.lane),
+                                                          static_cast<std::uint32_t>(da.col))}},
+                       instr, problems);
     }
     std::string a_note;
     if (mo.a_tmem) {
@@ -340,7 +356,8 @@ KernelFinding tmem_mma_op(const KernelContext& ctx, ImageCache& cache, std::size
   }
 }
 
-KernelFinding tmem_gemm_op(const KernelContext& ctx, ImageCache& cache, std::size_t i, const GemmAsyncOp& g) {
+KernelFinding tmem_gemm_op(const KernelContext& ctx, ImageCache& cache, AccumulatorMemo& memo, std::size_t i,
+                           const GemmAsyncOp& g) {
   const Op& op = ctx.op(i);
   std::vector<std::string> related = {g.d.buffer};
   const ResolvedBuffer* ab = ctx.buffer(g.a.buffer);
@@ -361,7 +378,7 @@ KernelFinding tmem_gemm_op(const KernelContext& ctx, ImageCache& cache, std::siz
     }
     const std::string instr = fmt::format("tcgen05.mma{}.cta_group::{}.kind::{} M={} N={}", p.ws ? ".ws" : "",
                                           p.cta_group, p.kind, p.m_desc, p.n_mma);
-    accumulator_problems(ctx, cache, g.d, p.datapath, p.m_mma, p.n_mma, dt, instr, problems);
+    memo_accumulator(ctx, cache, memo, g.d, p.datapath, p.m_mma, p.n_mma, dt, instr, problems);
     if (a_tmem) a_problems(ctx, cache, g.a, p.datapath, p.m_mma, p.mma_k, at, instr, problems);
     for (auto& pr : problems) {
       if (!pr.witness.is_object()) pr.witness = nlohmann::json::object();
