@@ -11,6 +11,12 @@ const std::vector<KernelCheckInfo>& kernel_checks() {
        "the target",
        "the two buffers, one shared cell or byte with the element of each; or the total and the capacity",
        Severity::kError, checks::overlap},
+      {"kernel.tma-layout",
+       "a TMA load/store (tma.load/tma.store, or copy_async lowered as TVM's tma_auto) moves every element to the "
+       "shared byte the shared layout declares; box, coordinates, strides, swizzle and base agree with the regions",
+       "the first disagreeing element: box element, global and shared element, global byte, TMA byte, layout byte; "
+       "or the box element outside the regions, the element no box element moves, or the hardware rule",
+       Severity::kError, checks::tma_layout},
   };
   return kChecks;
 }

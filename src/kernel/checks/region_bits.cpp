@@ -1,0 +1,167 @@
+// Storage bit addresses of region elements and their inverse (region_bits.hpp).
+#include "region_bits.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "tirx_verify/kernel/images.hpp"
+#include "tirx_verify/layout/checked.hpp"
+#include "tirx_verify/layout/error.hpp"
+#include "tirx_verify/layout/ops.hpp"
+#include "tirx_verify/layout/sweep.hpp"
+
+namespace tirx::kernel::checks {
+
+namespace {
+
+// Every axis the tile uses is m (or it uses none).
+bool only_m(const TileLayout& t) {
+  for (const Axis a : t.axes())
+    if (a != Axis(AxisId::m)) return false;
+  return true;
+}
+
+}  // namespace
+
+RegionBits region_bits(const ResolvedBuffer& b, const Region& r, std::int64_t max_elements) {
+  RegionBits out;
+  if (!b.layout) {
+    out.why_not = fmt::format("the layout of '{}' did not parse ({})", b.model->name, b.layout_error);
+    return out;
+  }
+  if (b.elem_bits <= 0) {
+    out.why_not = fmt::format("'{}' has no dtype", b.model->name);
+    return out;
+  }
+  out.elem_bits = b.elem_bits;
+  const std::int64_t n = r.size();
+  if (n > max_elements) {
+    out.why_not = fmt::format("region '{}' has {} elements, above the limit of {}", r.text, n, max_elements);
+    return out;
+  }
+  const std::int64_t base_bits =
+      b.scope == prove::Scope::kShared ? checked_mul(b.smem_base_bytes, 8, "shared address") : 0;
+  const auto& shape = b.model->shape;
+  std::vector<std::pair<std::int64_t, std::int64_t>> reg;
+  for (const auto& d : r.dims) reg.emplace_back(d.lo, d.hi);
+  std::optional<Layout> sl;
+  try {
+    sl = slice(*b.layout, shape, reg);
+  } catch (const InputError&) {
+    sl.reset();  // fall back to one element at a time below
+  }
+  out.bits.reserve(static_cast<std::size_t>(n));
+  if (sl && only_m(sl->tile()) && sl->tile().size() == n) {
+    const TileLayout& t = sl->tile();
+    const SwizzleSpec* swz = sl->swizzle();
+    try {
+      Sweep sw(t, false);
+      const int slot = sw.index_of(Axis(AxisId::m));
+      // Bound every address before the loop: |m| <= max |sweep m| (+ the swizzle period).
+      std::int64_t reach = slot >= 0 ? std::max(std::abs(sw.min(slot)), std::abs(sw.max(slot))) : 0;
+      if (swz) reach = checked_add(reach, swz->period(), "bit address");
+      checked_add(std::abs(base_bits), checked_mul(reach, b.elem_bits, "bit address"), "bit address");
+      out.bits.assign(static_cast<std::size_t>(n), 0);
+      sw.for_each([&](std::int64_t flat, std::int64_t, const std::int64_t* v) {
+        std::int64_t m = slot >= 0 ? v[slot] : 0;
+        if (swz) m = swz->apply(m);
+        out.bits[static_cast<std::size_t>(flat)] = base_bits + m * b.elem_bits;
+      });
+      if (!swz && t.replica.empty()) {
+        std::vector<RegionBits::Digit> digits;
+        std::int64_t weight = 1;
+        for (std::size_t k = t.shard.size(); k-- > 0;) {
+          digits.push_back({t.shard[k].extent, checked_mul(t.shard[k].stride, b.elem_bits), weight});
+          weight = checked_mul(weight, t.shard[k].extent);
+        }
+        out.affine = std::move(digits);
+        out.affine_base_bits = checked_add(base_bits, checked_mul(t.offset.get(Axis(AxisId::m)), b.elem_bits));
+      }
+      return out;
+    } catch (const InputError&) {
+      out.bits.clear();  // overflow somewhere: the slow path reports it precisely
+    }
+  }
+  try {
+    for (std::int64_t i = 0; i < n; ++i) {
+      const auto c = r.coord(i);
+      const Coord img = element_images(b, c).front();
+      out.bits.push_back(checked_add(base_bits, checked_mul(img.get(AxisId::m), b.elem_bits), "bit address"));
+    }
+  } catch (const InputError& e) {
+    out.bits.clear();
+    out.why_not = fmt::format("the addresses of '{}' are not computable: [{}] {}", r.text, e.check_id(), e.message());
+  }
+  return out;
+}
+
+BitIndex::BitIndex(const RegionBits& rb) : rb_(rb) {
+  if (rb.affine) {
+    std::vector<RegionBits::Digit> d;
+    for (const auto& x : *rb.affine)
+      if (x.extent > 1) d.push_back(x);
+    bool nested = true;
+    std::sort(d.begin(), d.end(), [](const auto& a, const auto& b) { return a.stride_bits < b.stride_bits; });
+    std::int64_t reach = rb.elem_bits - 1;  // the last bit an element of the lower digits can hold
+    for (const auto& x : d) {
+      if (x.stride_bits <= reach) {
+        nested = false;
+        break;
+      }
+      reach += (x.extent - 1) * x.stride_bits;  // bounded: the sweep computed these addresses
+    }
+    if (nested) {
+      std::reverse(d.begin(), d.end());
+      nested_ = std::move(d);
+      use_nested_ = true;
+      return;
+    }
+  }
+  sorted_.reserve(rb.bits.size());
+  for (std::size_t i = 0; i < rb.bits.size(); ++i) sorted_.emplace_back(rb.bits[i], static_cast<std::int64_t>(i));
+  std::sort(sorted_.begin(), sorted_.end());
+}
+
+std::optional<BitIndex::Hit> BitIndex::find(std::int64_t bit) const {
+  if (use_nested_) {
+    std::int64_t r = bit - rb_.affine_base_bits;
+    if (r < 0) return std::nullopt;
+    std::int64_t index = 0;
+    for (const auto& d : nested_) {
+      const std::int64_t q = r / d.stride_bits;
+      if (q >= d.extent) return std::nullopt;
+      r -= q * d.stride_bits;
+      index += q * d.weight;
+    }
+    if (r >= rb_.elem_bits) return std::nullopt;
+    return Hit{index, r};
+  }
+  auto it = std::upper_bound(sorted_.begin(), sorted_.end(), std::make_pair(bit, INT64_MAX));
+  if (it == sorted_.begin()) return std::nullopt;
+  --it;
+  if (bit - it->first >= rb_.elem_bits) return std::nullopt;
+  return Hit{it->second, bit - it->first};
+}
+
+std::optional<hw::TmaSwizzle> layout_hw_swizzle(const Layout& l, int elem_bits) {
+  const SwizzleSpec* s = l.swizzle();
+  if (!s || s->swizzle_len == 0) return hw::TmaSwizzle::kNone;
+  if (elem_bits <= 0 || 128 % elem_bits != 0) return std::nullopt;
+  if (!s->swizzle_inner || s->atom_len != 3 || (std::int64_t{1} << s->per_element) != 128 / elem_bits)
+    return std::nullopt;
+  switch (s->swizzle_len) {
+    case 1: return hw::TmaSwizzle::k32B;
+    case 2: return hw::TmaSwizzle::k64B;
+    case 3: return hw::TmaSwizzle::k128B;
+    default: return std::nullopt;
+  }
+}
+
+std::int64_t layout_swizzle_period_bytes(const Layout& l, int elem_bits) {
+  const SwizzleSpec* s = l.swizzle();
+  if (!s || s->swizzle_len == 0) return 0;
+  return s->period() * elem_bits / 8;
+}
+
+}  // namespace tirx::kernel::checks
