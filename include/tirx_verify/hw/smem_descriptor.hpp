@@ -63,6 +63,11 @@ struct SmemDescriptor {
   // 128B_ATOM_32B (its MN-major K stride is unstated), K-major k beyond the swizzle span,
   // elem_bytes not 1, 2, 4 or 8, negative indices.
   std::uint64_t element_address(int mn, int k, int elem_bytes, bool mn_major) const;
+  // The same in bits, for elem_bits 4, 8, 16, 32 or 64: sub-byte elements (float4_e2m1fn,
+  // two per byte) have T = 128 / elem_bits elements per 16-byte core-matrix row, and element
+  // (mn, k) starts at bit (k % T) * elem_bits (K-major) of its row. element_address(mn, k, e,
+  // major) == element_bit_address(mn, k, 8 e, major) / 8. Throws as element_address.
+  std::uint64_t element_bit_address(int mn, int k, int elem_bits, bool mn_major) const;
 
   // tcgen05.cp source: byte address of 16-byte chunk `chunk` of row `row` (K-major bytes).
   std::uint64_t chunk_address(int row, int chunk) const { return element_address(row, 16 * chunk, 1, false); }

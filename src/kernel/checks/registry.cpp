@@ -17,6 +17,13 @@ const std::vector<KernelCheckInfo>& kernel_checks() {
        "the first disagreeing element: box element, global and shared element, global byte, TMA byte, layout byte; "
        "or the box element outside the regions, the element no box element moves, or the hardware rule",
        Severity::kError, checks::tma_layout},
+      {"kernel.mma-descriptor",
+       "the canonical layout each shared-memory matrix descriptor names (tcgen05.mma, wgmma, tcgen05.cp, and the "
+       "descriptors TVM derives for gemm_async) equals the operand's layout on every element the instruction reads; "
+       "the instruction descriptor agrees with the op, the descriptors and the buffers",
+       "the operand, the first element (mn, k) with its buffer element, the descriptor's byte and the layout's byte; "
+       "or the region/tile sizes; or the instruction-descriptor fields that disagree",
+       Severity::kError, checks::mma_descriptor},
   };
   return kChecks;
 }
