@@ -56,6 +56,7 @@ struct OperandRead {
   hw::SmemDescriptor desc;
   bool mn_major = false;
   int desc_bits = 0;                      // element size the hardware addresses (0: the buffer's)
+  const KernelContext* ctx = nullptr;     // for the placement note
 };
 
 struct OperandResult {
@@ -216,6 +217,7 @@ std::string desc_diff(const hw::SmemDescriptor& bad, bool bad_mn, const hw::Smem
 struct OperandVerdict {
   prove::Status status = prove::Status::kPass;
   std::string message, fix;
+  std::string placement_fix;  // "place X at a multiple of ..." when the buffer's swizzle phase is off
   nlohmann::json witness;
 };
 
@@ -249,6 +251,10 @@ OperandVerdict check_operand(const OperandRead& r) {
   }
   v.status = prove::Status::kFail;
   v.message = fmt::format("{} descriptor ({}): {}", r.name, desc_text(r.desc, r.mn_major), res.message);
+  if (r.ctx) {
+    const std::string phase = swizzle_phase_note(*r.ctx, *r.buf, &v.placement_fix);
+    if (!phase.empty()) v.message += "; " + phase;
+  }
   v.witness = res.witness;
   v.witness["descriptor"] = {{"start", r.desc.start_address},
                              {"lbo_bytes", r.desc.lbo},
@@ -386,6 +392,7 @@ KernelFinding check_tcgen05_mma(const KernelContext& ctx, std::size_t i, const O
     const ResolvedBuffer* b = ctx.buffer(reg->buffer);
     related.push_back(b->model->name);
     OperandRead r;
+    r.ctx = &ctx;
     r.name = name;
     r.buf = b;
     r.region = &*reg;
@@ -484,6 +491,7 @@ KernelFinding check_wgmma(const KernelContext& ctx, std::size_t i, const WgmmaOp
     const ResolvedBuffer* b = ctx.buffer(reg.buffer);
     related.push_back(b->model->name);
     OperandRead r;
+    r.ctx = &ctx;
     r.name = name;
     r.buf = b;
     r.region = &reg;
@@ -648,6 +656,7 @@ KernelFinding check_gemm_async(const KernelContext& ctx, std::size_t i, const Op
       if (is_a && !in.a) continue;
       const GemmPlan::OperandDesc* od = is_a ? &*in.a : &in.b;
       OperandRead r;
+      r.ctx = &ctx;
       r.name = is_a ? "A" : "B";
       r.buf = ctx.buffer(is_a ? g.a.buffer : g.b.buffer);
       r.region = is_a ? &g.a : &g.b;
@@ -661,6 +670,8 @@ KernelFinding check_gemm_async(const KernelContext& ctx, std::size_t i, const Op
       OperandVerdict v = check_operand(r);
       if (v.status == prove::Status::kFail) {
         v.message = fmt::format("instruction (mi {}, ni {}, ki {}): {}", in.mi, in.ni, in.ki, v.message);
+        // TVM always encodes base offset 0: the actionable fix is the placement.
+        if (!v.placement_fix.empty()) v.fix = v.placement_fix;
         v.witness["instruction"] = {in.mi, in.ni, in.ki};
         KernelFinding f = combine(ctx, i, {v}, {}, nlohmann::json::array(), related, "");
         f.message = fmt::format("TVM's gemm_async plan ({}): {}", p.summary, f.message);

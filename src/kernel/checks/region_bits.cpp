@@ -10,6 +10,7 @@
 #include "tirx_verify/layout/error.hpp"
 #include "tirx_verify/layout/ops.hpp"
 #include "tirx_verify/layout/sweep.hpp"
+#include "tirx_verify/hw/swizzle.hpp"
 
 namespace tirx::kernel::checks {
 
@@ -162,6 +163,23 @@ std::int64_t layout_swizzle_period_bytes(const Layout& l, int elem_bits) {
   const SwizzleSpec* s = l.swizzle();
   if (!s || s->swizzle_len == 0) return 0;
   return s->period() * elem_bits / 8;
+}
+
+// The swizzle phase a misaligned swizzled buffer runs at, as a sentence; empty if aligned.
+std::string swizzle_phase_note(const KernelContext& ctx, const ResolvedBuffer& s, std::string* fix) {
+  if (!s.layout) return {};
+  const auto mode = layout_hw_swizzle(*s.layout, s.elem_bits);
+  if (!mode || *mode == hw::TmaSwizzle::kNone) return {};
+  const std::int64_t period = static_cast<std::int64_t>(hw::tma_swizzle_alignment_bytes(*mode));
+  const std::int64_t base = s.smem_base_bytes;
+  if (floor_mod(base, period) == 0) return {};
+  const std::int64_t lines = period / 128, phase = floor_mod(floor_div(base, 128), lines);
+  const std::string& root = ctx.model->buffers[s.root].name;
+  if (fix) *fix = fmt::format("place {} at a multiple of {} bytes (e.g. byte {})", root, period,
+                              (floor_div(base, period) + 1) * period);
+  return fmt::format("{} starts at byte {}, {} lines past a {}-byte boundary: the {} pattern is shifted by {} (base "
+                     "offset {}); the layout assumes phase 0",
+                     root, base, floor_div(floor_mod(base, period), 128), period, hw::to_string(*mode), phase, phase);
 }
 
 }  // namespace tirx::kernel::checks

@@ -77,4 +77,10 @@ std::optional<hw::TmaSwizzle> layout_hw_swizzle(const Layout& l, int elem_bits);
 // Bytes of one period of the layout's swizzle (2^(M+B+S) elements); 0 without a swizzle.
 std::int64_t layout_swizzle_period_bytes(const Layout& l, int elem_bits);
 
+// For a shared buffer whose layout is a hardware swizzle and whose storage root does not
+// start on a period boundary: "Asmem starts at byte 1408, 3 lines past a 1024-byte boundary:
+// the 128B pattern is shifted by 3 (base offset 3); the layout assumes phase 0", and in `fix`
+// the next aligned placement. Empty when aligned or not swizzled.
+std::string swizzle_phase_note(const KernelContext& ctx, const ResolvedBuffer& s, std::string* fix);
+
 }  // namespace tirx::kernel::checks

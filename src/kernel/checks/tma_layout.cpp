@@ -265,23 +265,6 @@ std::string plan_diff(const TmaRun& bad, const TmaRun& good) {
   return s;
 }
 
-// The swizzle phase a misaligned swizzled buffer runs at, as a sentence; empty if aligned.
-std::string phase_note(const ResolvedBuffer& s, const KernelContext& ctx, std::string* fix) {
-  if (!s.layout) return {};
-  const auto mode = layout_hw_swizzle(*s.layout, s.elem_bits);
-  if (!mode || *mode == hw::TmaSwizzle::kNone) return {};
-  const std::int64_t period = static_cast<std::int64_t>(hw::tma_swizzle_alignment_bytes(*mode));
-  const std::int64_t base = s.smem_base_bytes;
-  if (floor_mod(base, period) == 0) return {};
-  const std::int64_t lines = period / 128, phase = floor_mod(floor_div(base, 128), lines);
-  const std::string& root = ctx.model->buffers[s.root].name;
-  if (fix) *fix = fmt::format("place {} at a multiple of {} bytes (e.g. byte {})", root, period,
-                              (floor_div(base, period) + 1) * period);
-  return fmt::format("{} starts at byte {}, {} lines past a {}-byte boundary: the {} pattern is shifted by {} (base "
-                     "offset {}); the layout assumes phase 0",
-                     root, base, floor_div(floor_mod(base, period), 128), period, hw::to_string(*mode), phase, phase);
-}
-
 struct Prepared {
   Sides sd;
   std::optional<KernelFinding> early;  // n/a / undecided / fail before simulating
@@ -326,7 +309,7 @@ Prepared prepare(const KernelContext& ctx, std::size_t op_index, const Region& g
 KernelFinding finish_fail(const KernelContext& ctx, std::size_t i, const Sides& sd, const Verdict& v,
                           const std::string& what, std::string fix) {
   std::string fix_from_phase;
-  const std::string phase = phase_note(*sd.s, ctx, &fix_from_phase);
+  const std::string phase = swizzle_phase_note(ctx, *sd.s, &fix_from_phase);
   std::string msg = fmt::format("{}: {}", what, v.message);
   if (!phase.empty()) {
     msg += "; " + phase;
