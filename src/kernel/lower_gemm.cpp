@@ -168,16 +168,23 @@ Canonical canonical_params(const ResolvedBuffer& buf, const Region& region, bool
 }
 
 // The pre-swizzle element address of region element `linear` (row-major over the region's
-// extents) in the sliced layout: TVM's slice_tile.apply(linear)["m"].
-std::int64_t sliced_m(const ResolvedBuffer& buf, const Region& region, std::int64_t linear) {
-  std::vector<std::pair<std::int64_t, std::int64_t>> reg;
-  for (const auto& d : region.dims) reg.emplace_back(d.lo, d.hi);
-  auto sl = slice(*buf.layout, buf.model->shape, reg);
-  if (!sl) refuse(fmt::format("the layout of {} cannot be sliced by {}", buf.model->name, region.text));
-  const TileLayout& t = sl->tile();
-  if (sl->is_compose() && sl->as_compose().is_swizzle_only()) return linear;
-  return t.apply(linear).get(AxisId::m);
-}
+// extents) in the sliced layout: TVM's slice_tile.apply(linear)["m"]. Sliced once per operand.
+class SlicedTile {
+ public:
+  SlicedTile(const ResolvedBuffer& buf, const Region& region) {
+    std::vector<std::pair<std::int64_t, std::int64_t>> reg;
+    for (const auto& d : region.dims) reg.emplace_back(d.lo, d.hi);
+    auto sl = slice(*buf.layout, buf.model->shape, reg);
+    if (!sl) refuse(fmt::format("the layout of {} cannot be sliced by {}", buf.model->name, region.text));
+    identity_ = sl->is_compose() && sl->as_compose().is_swizzle_only();
+    tile_ = sl->tile();
+  }
+  std::int64_t m(std::int64_t linear) const { return identity_ ? linear : tile_.apply(linear).get(AxisId::m); }
+
+ private:
+  TileLayout tile_;
+  bool identity_ = false;
+};
 
 // The part of a view's m offset TIRx keeps in the buffer's elem_offset rather than in its
 // layout (_buffer_view._rebuild_view: an offset that is a whole number of swizzle periods, or
@@ -269,11 +276,15 @@ GemmPlan plan(const KernelContext& ctx, const GemmAsyncOp& g, int cta_group, std
   auto base_of = [&](const ResolvedBuffer& b) {
     return smem_byte_images(b, std::vector<std::int64_t>(b.model->shape.size(), 0)).front();
   };
+  const std::int64_t a_base = ca ? base_of(*A) : 0, b_base = base_of(*B);
+  std::optional<SlicedTile> a_tile;
+  if (ca) a_tile.emplace(*A, g.a);
+  const SlicedTile b_tile(*B, g.b);
   auto desc_at = [&](const ResolvedBuffer& b, const Canonical& c, std::int64_t m_pre) {
     hw::SmemDescriptor d;
     const std::int64_t e16 = 128 / b.elem_bits;
     m_pre = checked_sub(m_pre, elem_offset_part(*b.layout));
-    const std::int64_t start = checked_add(base_of(b), checked_mul(floor_div(m_pre, e16), 16));
+    const std::int64_t start = checked_add(&b == A ? a_base : b_base, checked_mul(floor_div(m_pre, e16), 16));
     if (start < 0 || start >= (1 << 18)) refuse(fmt::format("descriptor start address {} is outside [0, 2^18)", start));
     d.start_address = static_cast<std::uint32_t>(start);
     d.lbo = static_cast<std::uint32_t>(checked_mul(c.ldo16, 16));
@@ -297,12 +308,12 @@ GemmPlan plan(const KernelContext& ctx, const GemmAsyncOp& g, int cta_group, std
         in.ki = static_cast<int>(ki);
         if (ca) {
           const std::int64_t lin = g.a_km ? ki * mma_k * a_ext.back() + mi * m_mma : mi * m_mma * a_ext.back() + ki * mma_k;
-          in.a = GemmPlan::OperandDesc{mi * m_mma, ki * mma_k, m_mma, desc_at(*A, *ca, sliced_m(*A, g.a, lin)),
+          in.a = GemmPlan::OperandDesc{mi * m_mma, ki * mma_k, m_mma, desc_at(*A, *ca, a_tile->m(lin)),
                                        ca->mn_major};
         }
         const std::int64_t lin =
             g.b_kn ? ki * mma_k * b_ext.back() + ni * n_per_cta : ni * n_per_cta * b_ext.back() + ki * mma_k;
-        in.b = GemmPlan::OperandDesc{ni * n_per_cta, ki * mma_k, n_per_cta, desc_at(*B, cb, sliced_m(*B, g.b, lin)),
+        in.b = GemmPlan::OperandDesc{ni * n_per_cta, ki * mma_k, n_per_cta, desc_at(*B, cb, b_tile.m(lin)),
                                      cb.mn_major};
         p.instrs.push_back(std::move(in));
       }

@@ -221,7 +221,7 @@ struct OperandVerdict {
   nlohmann::json witness;
 };
 
-OperandVerdict check_operand(const OperandRead& r) {
+OperandVerdict check_operand(const OperandRead& r, const RegionBits* cached = nullptr) {
   OperandVerdict v;
   if (!r.buf->layout) {
     v.status = prove::Status::kNotApplicable;
@@ -237,7 +237,9 @@ OperandVerdict check_operand(const OperandRead& r) {
     v.witness = {{"operand", r.name}, {"rule", std::string(e.check_id())}};
     return v;
   }
-  const RegionBits rb = region_bits(*r.buf, *r.region, kMaxRegionElements);
+  RegionBits own;
+  if (!cached) own = region_bits(*r.buf, *r.region, kMaxRegionElements);
+  const RegionBits& rb = cached ? *cached : own;
   if (!rb.ok()) {
     v.status = prove::Status::kUndecided;
     v.message = rb.why_not;
@@ -651,6 +653,12 @@ KernelFinding check_gemm_async(const KernelContext& ctx, std::size_t i, const Op
   }
   const GemmPlan& p = *low.plan;
   std::vector<OperandVerdict> verdicts;
+  // Every instruction reads a tile of the same two regions: their addresses once.
+  const ResolvedBuffer* abuf = ctx.buffer(g.a.buffer);
+  const ResolvedBuffer* bbuf = ctx.buffer(g.b.buffer);
+  std::optional<RegionBits> rb_a;
+  if (abuf->scope == prove::Scope::kShared && abuf->layout) rb_a = region_bits(*abuf, g.a, kMaxRegionElements);
+  const RegionBits rb_b = bbuf->layout ? region_bits(*bbuf, g.b, kMaxRegionElements) : RegionBits{};
   for (const GemmPlan::Instr& in : p.instrs) {
     for (const bool is_a : {true, false}) {
       if (is_a && !in.a) continue;
@@ -667,7 +675,7 @@ KernelFinding check_gemm_async(const KernelContext& ctx, std::size_t i, const Op
       r.k = p.k;
       r.desc = od->desc;
       r.mn_major = od->mn_major;
-      OperandVerdict v = check_operand(r);
+      OperandVerdict v = check_operand(r, is_a ? (rb_a ? &*rb_a : nullptr) : (bbuf->layout ? &rb_b : nullptr));
       if (v.status == prove::Status::kFail) {
         v.message = fmt::format("instruction (mi {}, ni {}, ki {}): {}", in.mi, in.ni, in.ki, v.message);
         // TVM always encodes base offset 0: the actionable fix is the placement.
