@@ -123,4 +123,17 @@ std::uint64_t SmemDescriptor::element_bit_address(int mn, int k, int elem_bits, 
   return pre_bits ^ (phase << 7);
 }
 
+CanonicalAddresser::CanonicalAddresser(const SmemDescriptor& d, int elem_bits, bool mn_major)
+    : start_(d.start_address), lbo_(d.lbo), sbo_(d.sbo), bits_(static_cast<std::uint64_t>(elem_bits)), t_(1),
+      mn_major_(mn_major) {
+  (void)d.element_bit_address(0, 0, elem_bits, mn_major);  // the same validation
+  t_ = 128 / bits_;
+  span_ = static_cast<std::uint64_t>(tma_swizzle_span_bytes(d.swizzle));
+  if (span_) {
+    row_ = span_ * 8 / bits_;
+    lines_ = span_ / 16;
+    shift_ = 8 * lines_ - static_cast<std::uint64_t>(d.base_offset);
+  }
+}
+
 }  // namespace tirx::hw

@@ -88,34 +88,39 @@ std::int64_t region_index(const OperandRead& r, std::int64_t mn, std::int64_t k)
 // when `first_only`.
 OperandResult compare(const OperandRead& r, const RegionBits& rb, bool first_only) {
   OperandResult res;
+  const int bits = r.desc_bits ? r.desc_bits : static_cast<int>(rb.elem_bits);
+  std::optional<hw::CanonicalAddresser> addr;
+  try {
+    addr.emplace(r.desc, bits, r.mn_major);
+    if (!r.mn_major && hw::tma_swizzle_span_bytes(r.desc.swizzle) && r.k > 0)
+      (void)r.desc.element_bit_address(0, static_cast<int>(r.k - 1), bits, false);  // K within the span
+  } catch (const InputError& e) {
+    res.ok = false;
+    res.message = fmt::format("the {} descriptor cannot address its {} x {} tile: [{}] {}", r.name, r.rows, r.k,
+                              e.check_id(), e.message());
+    res.witness = {{"operand", r.name}, {"rule", std::string(e.check_id())}};
+    return res;
+  }
+  const auto ks = r.region->kept_shape();
+  const std::int64_t cols = ks[1];
   for (std::int64_t mn = 0; mn < r.rows; ++mn) {
     for (std::int64_t k = 0; k < r.k; ++k) {
-      std::uint64_t dbit = 0;
-      try {
-        dbit = r.desc.element_bit_address(static_cast<int>(mn), static_cast<int>(k),
-                                          r.desc_bits ? r.desc_bits : static_cast<int>(rb.elem_bits), r.mn_major);
-      } catch (const InputError& e) {
-        res.ok = false;
-        res.message = fmt::format("the {} descriptor cannot address element ({}, {}): [{}] {}", r.name, mn, k,
-                                  e.check_id(), e.message());
-        res.witness = {{"operand", r.name}, {"rule", std::string(e.check_id())}, {"element", {mn, k}}};
-        return res;
-      }
-      const std::int64_t idx = region_index(r, mn, k);
+      const std::int64_t dbit = static_cast<std::int64_t>(addr->bit(static_cast<std::uint64_t>(mn), static_cast<std::uint64_t>(k)));
+      const std::int64_t idx = r.transposed ? (r.k0 + k) * cols + (r.row0 + mn) : (r.row0 + mn) * cols + (r.k0 + k);
       const std::int64_t lbit = rb.bits[static_cast<std::size_t>(idx)];
       ++res.compared;
-      if (static_cast<std::int64_t>(dbit) == lbit) continue;
+      if (dbit == lbit) continue;
       if (res.mismatches++ == 0) {
         res.ok = false;
         res.witness = {{"operand", r.name},
                        {"element", {mn, k}},
                        {"buffer_element", r.region->coord(idx)},
-                       {"descriptor_byte", bits_json(static_cast<std::int64_t>(dbit))},
+                       {"descriptor_byte", bits_json(dbit)},
                        {"layout_byte", bits_json(lbit)}};
         res.message = fmt::format("{} element (mn {}, k {}) = {}{}: the descriptor reads shared {}, the layout puts it "
                                   "at {}",
-                                  r.name, mn, k, r.region->buffer, coord_text(r.region->coord(idx)),
-                                  bits_text(static_cast<std::int64_t>(dbit)), bits_text(lbit));
+                                  r.name, mn, k, r.region->buffer, coord_text(r.region->coord(idx)), bits_text(dbit),
+                                  bits_text(lbit));
       }
       if (first_only) return res;
     }
@@ -591,6 +596,8 @@ KernelFinding check_cp(const KernelContext& ctx, std::size_t i, const CpOp& c) {
   }
   // Backward: each element's bytes are read by some source byte, which lands in one of the
   // TMEM cells the destination layout gives the element.
+  std::vector<std::vector<int>> lanes_of(static_cast<std::size_t>(rows));
+  for (int r = 0; r < rows; ++r) lanes_of[static_cast<std::size_t>(r)] = hw::cp_destination_lanes(c.shape, static_cast<int>(t0.lane), r);
   for (std::int64_t e = 0; e < c.smem.size(); ++e) {
     const auto tcoord = c.tmem.coord(e);
     const auto cells = tmem_images(*tb, tcoord);
@@ -606,7 +613,7 @@ KernelFinding check_cp(const KernelContext& ctx, std::size_t i, const CpOp& c) {
       const int r = static_cast<int>(it->second / row_bytes), b = static_cast<int>(it->second % row_bytes);
       const std::int64_t col = t0.col + b / 4;
       const int byte_in_cell = b % 4;
-      for (int lane : hw::cp_destination_lanes(c.shape, static_cast<int>(t0.lane), r)) {
+      for (int lane : lanes_of[static_cast<std::size_t>(r)]) {
         bool found = false;
         for (const TmemCell& cell : cells) {
           const std::int64_t cb = cell.bit / 8 + j;

@@ -25,7 +25,7 @@ bool only_m(const TileLayout& t) {
 
 }  // namespace
 
-RegionBits region_bits(const ResolvedBuffer& b, const Region& r, std::int64_t max_elements) {
+RegionBits region_bits(const ResolvedBuffer& b, const Region& r, std::int64_t max_elements, bool want_bits) {
   RegionBits out;
   if (!b.layout) {
     out.why_not = fmt::format("the layout of '{}' did not parse ({})", b.model->name, b.layout_error);
@@ -63,12 +63,15 @@ RegionBits region_bits(const ResolvedBuffer& b, const Region& r, std::int64_t ma
       std::int64_t reach = slot >= 0 ? std::max(std::abs(sw.min(slot)), std::abs(sw.max(slot))) : 0;
       if (swz) reach = checked_add(reach, swz->period(), "bit address");
       checked_add(std::abs(base_bits), checked_mul(reach, b.elem_bits, "bit address"), "bit address");
-      out.bits.assign(static_cast<std::size_t>(n), 0);
-      sw.for_each([&](std::int64_t flat, std::int64_t, const std::int64_t* v) {
-        std::int64_t m = slot >= 0 ? v[slot] : 0;
-        if (swz) m = swz->apply(m);
-        out.bits[static_cast<std::size_t>(flat)] = base_bits + m * b.elem_bits;
-      });
+      const bool affine = !swz && t.replica.empty();
+      if (want_bits || !affine) {
+        out.bits.assign(static_cast<std::size_t>(n), 0);
+        sw.for_each([&](std::int64_t flat, std::int64_t, const std::int64_t* v) {
+          std::int64_t m = slot >= 0 ? v[slot] : 0;
+          if (swz) m = swz->apply(m);
+          out.bits[static_cast<std::size_t>(flat)] = base_bits + m * b.elem_bits;
+        });
+      }
       if (!swz && t.replica.empty()) {
         std::vector<RegionBits::Digit> digits;
         std::int64_t weight = 1;
@@ -119,9 +122,33 @@ BitIndex::BitIndex(const RegionBits& rb) : rb_(rb) {
       return;
     }
   }
+  if (rb.bits.empty()) return;  // not usable(): the caller computes the addresses
   sorted_.reserve(rb.bits.size());
   for (std::size_t i = 0; i < rb.bits.size(); ++i) sorted_.emplace_back(rb.bits[i], static_cast<std::int64_t>(i));
   std::sort(sorted_.begin(), sorted_.end());
+}
+
+std::optional<BitIndex::Hit> BitIndex::find_run(std::int64_t bit, std::int64_t& run, std::int64_t& step) const {
+  run = 0;
+  step = 0;
+  if (!use_nested_ || nested_.empty()) return find(bit);
+  std::int64_t r = bit - rb_.affine_base_bits;
+  if (r < 0) return std::nullopt;
+  std::int64_t index = 0, last_digit = 0;
+  for (const auto& d : nested_) {
+    const std::int64_t q = r / d.stride_bits;
+    if (q >= d.extent) return std::nullopt;
+    r -= q * d.stride_bits;
+    index += q * d.weight;
+    last_digit = q;
+  }
+  if (r >= rb_.elem_bits) return std::nullopt;
+  const auto& inner = nested_.back();
+  if (r == 0 && inner.stride_bits == rb_.elem_bits) {
+    run = inner.extent - 1 - last_digit;
+    step = inner.weight;
+  }
+  return Hit{index, r};
 }
 
 std::optional<BitIndex::Hit> BitIndex::find(std::int64_t bit) const {

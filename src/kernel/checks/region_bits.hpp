@@ -48,17 +48,25 @@ struct RegionBits {
 // Bit addresses of every element of `r` (a region of `b`, a shared or global buffer).
 // Unavailable (why_not) when the layout did not parse, the dtype is unknown, the region has
 // more than `max_elements` elements, or the layout maps onto axes other than m.
-RegionBits region_bits(const ResolvedBuffer& b, const Region& r, std::int64_t max_elements);
+// With want_bits false, a region whose slice is affine gets only its affine form (`bits` stays
+// empty): enough for a BitIndex whose digits nest (check BitIndex::usable()).
+RegionBits region_bits(const ResolvedBuffer& b, const Region& r, std::int64_t max_elements, bool want_bits = true);
 
 class BitIndex {
  public:
   explicit BitIndex(const RegionBits& rb);
+  // False when the digits do not nest and the RegionBits has no per-element addresses.
+  bool usable() const { return use_nested_ || !rb_.bits.empty(); }
   struct Hit {
     std::int64_t index;     // region element
     std::int64_t bit_off;   // bit inside the element, [0, elem_bits)
   };
   // The region element whose storage holds `bit`; nullopt when none does.
   std::optional<Hit> find(std::int64_t bit) const;
+  // find(), plus how many of the next elements (at bit + k * elem_bits, k = 1..run) are the
+  // region elements hit.index + k * step — so a caller walking contiguous storage can skip
+  // the decoding (run is 0 unless the digits nest and the innermost one is contiguous).
+  std::optional<Hit> find_run(std::int64_t bit, std::int64_t& run, std::int64_t& step) const;
 
  private:
   const RegionBits& rb_;

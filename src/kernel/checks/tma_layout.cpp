@@ -134,6 +134,7 @@ Verdict simulate(const KernelContext& ctx, const TmaRun& run, const Sides& sd) {
     }
     checked_mul(reach, 8, "TMA global bit");
     std::vector<std::int64_t> e(rank, 0);
+    std::int64_t run_left = 0, run_step = 0, last_index = 0;
     for (std::int64_t linear = 0; linear < box_elems; ++linear) {
       bool oob = false;
       for (std::size_t i = 0; i < rank; ++i) {
@@ -142,14 +143,23 @@ Verdict simulate(const KernelContext& ctx, const TmaRun& run, const Sides& sd) {
       }
       const std::int64_t row = linear / run.box[0];
       const std::int64_t tbyte = static_cast<std::int64_t>(g.address(row, e[0]));
+      if (e[0] == 0) run_left = 0;  // a new box row: global bytes jump
       for (std::int64_t j = 0; j < per; ++j) {
         ++v.pieces;
         if (oob) {
           ++v.oob;
+          run_left = 0;
           continue;
         }
         const std::int64_t tbit = tbyte * 8 + j * piece, gbit = gbyte * 8 + j * piece;
-        const auto hit = sd.gi->find(gbit);
+        std::optional<BitIndex::Hit> hit;
+        if (run_left > 0) {  // the next contiguous global element: no decoding
+          hit = BitIndex::Hit{last_index + run_step, 0};
+          --run_left;
+        } else {
+          hit = piece == gbits ? sd.gi->find_run(gbit, run_left, run_step) : sd.gi->find(gbit);
+        }
+        if (hit) last_index = hit->index;
         if (!hit) {
           ++v.outside;
           if (!have_outside) {
@@ -283,7 +293,7 @@ Prepared prepare(const KernelContext& ctx, std::size_t op_index, const Region& g
                            fmt::format("the layout of '{}' did not parse: {}", b->model->name, b->layout_error));
       return p;
     }
-  sd.gb = region_bits(*sd.g, global, kMaxRegionElements);
+  sd.gb = region_bits(*sd.g, global, kMaxRegionElements, /*want_bits=*/false);  // only inverted
   sd.sb = region_bits(*sd.s, smem, kMaxRegionElements);
   for (const RegionBits* rb : {&sd.gb, &sd.sb})
     if (!rb->ok()) {
@@ -303,6 +313,10 @@ Prepared prepare(const KernelContext& ctx, std::size_t op_index, const Region& g
     return p;
   }
   sd.gi.emplace(sd.gb);
+  if (!sd.gi->usable()) {
+    sd.gb = region_bits(*sd.g, global, kMaxRegionElements);
+    sd.gi.emplace(sd.gb);
+  }
   return p;
 }
 
