@@ -47,14 +47,12 @@ BufferReport verify_buffer(const BufferModel& b, const KernelModel& k, const hw:
     in.elem_bits = dtype_bits(b.dtype);
     in.scope = prove::parse_scope(b.scope);
     in.alloc_cols = b.alloc_cols;
-    // A view without its own allocation is bounded by its storage root's, less the columns
-    // before the view's start.
-    std::int64_t view_cols = 0;
-    for (const BufferModel* root = &b; !in.alloc_cols && root->view_of;) {
-      view_cols += root->view_col;
-      root = k.find_buffer(*root->view_of);
-      if (!root) break;
-      if (root->alloc_cols) in.alloc_cols = std::max<std::int64_t>(0, *root->alloc_cols - view_cols);
+    // A view without its own allocation lives in its storage root's, from its column offset.
+    for (const BufferModel* v = &b; v->view_of;) {
+      in.tmem_col_offset += v->view_col;
+      v = k.find_buffer(*v->view_of);
+      if (!v) break;
+      if (!in.alloc_cols) in.alloc_cols = v->alloc_cols;
     }
     in.alloc_elems = b.alloc_elems;
     in.software_swizzle = b.software_swizzle;

@@ -99,6 +99,7 @@ struct CheckInput {
   int elem_bits = 0;                         // 0 if unknown
   Scope scope = Scope::kUnknown;
   std::optional<std::int64_t> alloc_cols;    // TMEM allocation, 32-bit columns
+  std::int64_t tmem_col_offset = 0;          // TMEM: 32-bit column of the layout's TCol 0 inside the allocation (a view)
   std::optional<std::int64_t> alloc_elems;   // memory allocation on m, in elements
   MachineLimits machine;
   const hw::Target* target = nullptr;  // the full target description, for simulating instructions
