@@ -198,15 +198,23 @@ std::string swizzle_phase_note(const KernelContext& ctx, const ResolvedBuffer& s
   const auto mode = layout_hw_swizzle(*s.layout, s.elem_bits);
   if (!mode || *mode == hw::TmaSwizzle::kNone) return {};
   const std::int64_t period = static_cast<std::int64_t>(hw::tma_swizzle_alignment_bytes(*mode));
-  const std::int64_t base = s.smem_base_bytes;
+  const std::int64_t base = s.smem_base_bytes;  // the buffer's element offset 0 (a view's offset included)
   if (floor_mod(base, period) == 0) return {};
   const std::int64_t lines = period / 128, phase = floor_mod(floor_div(base, 128), lines);
-  const std::string& root = ctx.model->buffers[s.root].name;
-  if (fix) *fix = fmt::format("place {} at a multiple of {} bytes (e.g. byte {})", root, period,
-                              (floor_div(base, period) + 1) * period);
+  const BufferModel& root = ctx.model->buffers[s.root];
+  const std::int64_t view_off = s.model->view_offset_bytes;
+  if (fix) {
+    if (s.root != s.index && floor_mod(view_off, period) != 0)
+      *fix = fmt::format("give the view {} of {} an offset that is a multiple of {} bytes (not {})", s.model->name,
+                         root.name, period, view_off);
+    else
+      *fix = fmt::format("place {} at a multiple of {} bytes (e.g. byte {})", root.name, period,
+                         (floor_div(base - view_off, period) + 1) * period);
+  }
   return fmt::format("{} starts at byte {}, {} lines past a {}-byte boundary: the {} pattern is shifted by {} (base "
                      "offset {}); the layout assumes phase 0",
-                     root, base, floor_div(floor_mod(base, period), 128), period, hw::to_string(*mode), phase, phase);
+                     s.model->name, base, floor_div(floor_mod(base, period), 128), period, hw::to_string(*mode), phase,
+                     phase);
 }
 
 }  // namespace tirx::kernel::checks
