@@ -26,9 +26,11 @@
 //
 // With .cta_group::2 the instruction's M x N accumulator is split over the CTA pair: each CTA
 // supplies M/2 rows of A and N/2 rows of B (N x K) through its own descriptors, at the same
-// shared-memory addresses in both CTAs (PTX §9.7.16.10 "the pair of CTAs"; CUTLASS's 2-SM
-// partitioning, SM100_MMA_*_2x1SM: A and B tiles of (M/2) x K and (N/2) x K per SM). So a
-// 256 x 256 x 16 f16 MMA reads a 128 x 16 A tile and a 128 x 16 B tile in each CTA.
+// shared-memory addresses in both CTAs, and holds M/2 rows of D; the even CTA of the pair the
+// first halves (PTX §9.7.16.10 with .cta_group::2; NVIDIA's tilus documentation of
+// tcgen05.mma: "A = [a0; a1], each CTA provides (M/2, K); B = [b0, b1], each CTA provides
+// (K, N/2)"; CUTLASS's 2-SM atoms SM100_MMA_*_2x1SM). So a 256 x 256 x 16 f16 MMA reads a
+// 128 x 16 A tile and a 128 x 16 B tile in each CTA.
 //
 // wgmma.mma_async (PTX §9.7.15.5.1, §9.7.15.5.1.2): K = 16 for float16/bfloat16, 8 for tf32
 // (float32 storage), 32 for float8_e4m3fn/float8_e5m2 and int8/uint8; A and B of one type
