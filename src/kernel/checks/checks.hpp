@@ -10,9 +10,11 @@
 
 namespace tirx::kernel::checks {
 
-std::vector<KernelFinding> overlap(const KernelContext& ctx);  // overlap.cpp
-std::vector<KernelFinding> tmem_datapath(const KernelContext& ctx);  // tmem_datapath.cpp
-std::vector<KernelFinding> sf_layout(const KernelContext& ctx);      // sf_layout.cpp
+std::vector<KernelFinding> overlap(const KernelContext& ctx);         // overlap.cpp
+std::vector<KernelFinding> tma_layout(const KernelContext& ctx);      // tma_layout.cpp
+std::vector<KernelFinding> mma_descriptor(const KernelContext& ctx);  // mma_descriptor.cpp
+std::vector<KernelFinding> tmem_datapath(const KernelContext& ctx);   // tmem_datapath.cpp
+std::vector<KernelFinding> sf_layout(const KernelContext& ctx);       // sf_layout.cpp
 
 // A finding about op `i` (subject_kind "op").
 KernelFinding op_finding(const KernelContext& ctx, std::size_t i, prove::Status status, std::string message);
