@@ -19,7 +19,7 @@ constexpr std::int64_t kInnerOriginAlignBytes = 16;
   throw InputError("tma.box", std::move(msg), {}, std::nullopt, std::move(note));
 }
 
-void validate(const Target& target, const GlobalTensor& g, const TmaTileLoad& l) {
+void validate(const Target& target, const GlobalTensor& g, const TmaTileLoad& l, bool check_data = true) {
   int rank = static_cast<int>(g.dims.size());
   if (rank < 1 || rank > target.tma_rank_max)
     box_error(fmt::format("tensor rank {} is outside [1, {}]", rank, target.tma_rank_max));
@@ -44,7 +44,7 @@ void validate(const Target& target, const GlobalTensor& g, const TmaTileLoad& l)
       below = checked_mul(s, g.dims[i], "tensor extent");
     }
   }
-  if (static_cast<std::int64_t>(g.bytes.size()) < below)
+  if (check_data && static_cast<std::int64_t>(g.bytes.size()) < below)
     box_error(fmt::format("tensor data has {} bytes; its dims and strides need {}", g.bytes.size(), below));
   std::int64_t inner = l.box[0] * g.elem_bytes;
   if (inner % target.tma_inner_box_bytes_multiple != 0)
@@ -103,6 +103,34 @@ std::vector<TmaElementPlacement> tma_tile_placement(const Target& target, const 
     p.smem_address = swz.apply(abs);
     out.push_back(std::move(p));
     for (int i = 0; i < rank; ++i) {  // next box coordinate, dim 0 fastest
+      if (++e[i] < l.box[i]) break;
+      e[i] = 0;
+    }
+  }
+  return out;
+}
+
+std::vector<std::uint64_t> tma_tile_smem_addresses(const Target& target, const GlobalTensor& g, const TmaTileLoad& l,
+                                                   std::vector<bool>* out_of_bounds) {
+  validate(target, g, l, /*check_data=*/false);
+  const std::size_t rank = g.dims.size();
+  std::int64_t count = 1;
+  for (auto b : l.box) count *= b;  // <= 256^5, fits
+  std::vector<std::uint64_t> out;
+  out.reserve(static_cast<std::size_t>(count));
+  if (out_of_bounds) out_of_bounds->assign(static_cast<std::size_t>(count), false);
+  std::vector<std::int64_t> e(rank, 0);
+  const Swizzle swz = tma_swizzle_functor(l.swizzle);
+  const std::int64_t pitch = tma_box_row_pitch(g, l);
+  for (std::int64_t linear = 0; linear < count; ++linear) {
+    if (out_of_bounds)
+      for (std::size_t i = 0; i < rank; ++i) {
+        const std::int64_t c = l.coords[i] + e[i];
+        if (c < 0 || c >= g.dims[i]) (*out_of_bounds)[static_cast<std::size_t>(linear)] = true;
+      }
+    const std::int64_t row = linear / l.box[0];
+    out.push_back(swz.apply(l.smem_dst + static_cast<std::uint64_t>(row * pitch + e[0] * g.elem_bytes)));
+    for (std::size_t i = 0; i < rank; ++i) {
       if (++e[i] < l.box[i]) break;
       e[i] = 0;
     }

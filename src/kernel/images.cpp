@@ -1,6 +1,8 @@
 // Element images in hardware units (images.hpp).
 #include "tirx_verify/kernel/images.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "tirx_verify/layout/checked.hpp"
@@ -63,57 +65,77 @@ std::vector<std::int64_t> global_byte_images(const ResolvedBuffer& b, std::span<
   return out;
 }
 
-std::vector<TmemCell> tmem_images(const ResolvedBuffer& b, std::span<const std::int64_t> coord) {
+std::int64_t smem_bit_of(const ResolvedBuffer& b, const Coord& c) {
+  return checked_add(checked_mul(b.smem_base_bytes, 8), checked_mul(c.get(AxisId::m), bits_of(b)));
+}
+
+TmemCell tmem_cell_of(const ResolvedBuffer& b, const Coord& c) {
+  const std::int64_t colbits = checked_mul(c.get(AxisId::TCol), bits_of(b));
+  return {checked_add(b.tmem_lane, c.get(AxisId::TLane)), checked_add(b.tmem_col, floor_div(colbits, 32)),
+          static_cast<int>(floor_mod(colbits, 32))};
+}
+
+namespace {
+
+// `coord`: the element's buffer coordinate for the message, or nullptr.
+RegCell reg_cell_impl(const ResolvedBuffer& b, const Coord& c, const std::vector<int>& warps,
+                      const std::span<const std::int64_t>* coord) {
   const std::int64_t bits = bits_of(b);
-  std::vector<TmemCell> out;
-  for (const Coord& c : element_images(b, coord)) {
-    const std::int64_t colbits = checked_mul(c.get(AxisId::TCol), bits);
-    out.push_back({b.tmem_lane + c.get(AxisId::TLane), b.tmem_col + colbits / 32, static_cast<int>(colbits % 32)});
+  auto fail = [&](const std::string& why) {
+    throw InputError("kernel.fragment",
+                     fmt::format("{} of fragment '{}' is held by {} {}",
+                                 coord ? "element " + coord_text(*coord) : std::string("an element"), b.model->name,
+                                 c.to_string(), why));
+  };
+  // Warp slot = index into the op's warps: 4 wgid + (tid_in_wg / 32 or wid_in_wg).
+  std::int64_t warp_slot = -1, cta_warp = -1, lane = -1;
+  if (c.has(AxisId::tx)) {
+    cta_warp = c.get(AxisId::tx) / 32;
+    lane = c.get(AxisId::tx) % 32;
   }
+  if (c.has(AxisId::tid_in_wg)) {
+    warp_slot = c.get(AxisId::tid_in_wg) / 32;
+    lane = c.get(AxisId::tid_in_wg) % 32;
+  } else if (c.has(AxisId::wid_in_wg)) {
+    warp_slot = c.get(AxisId::wid_in_wg);
+  }
+  if (c.has(AxisId::wgid)) warp_slot = 4 * c.get(AxisId::wgid) + (warp_slot < 0 ? 0 : warp_slot);
+  if (c.has(AxisId::warpid)) cta_warp = c.get(AxisId::warpid);
+  if (c.has(AxisId::laneid)) lane = c.get(AxisId::laneid);
+  if (lane < 0) lane = 0;  // no lane axis: a value every lane of the warp holds (uniform)
+  if (lane >= 32) fail("(lane >= 32)");
+  if (warp_slot >= 0) {
+    if (warp_slot >= static_cast<std::int64_t>(warps.size()))
+      fail(fmt::format("(warp {} of the op's {} warps)", warp_slot, warps.size()));
+    cta_warp = warps[static_cast<std::size_t>(warp_slot)];
+  }
+  if (cta_warp < 0) {
+    if (warps.size() != 1) fail("(no warp axis, and the op has several warps)");
+    cta_warp = warps.front();
+  } else if (std::find(warps.begin(), warps.end(), cta_warp) == warps.end()) {
+    fail(fmt::format("(warp {} is not one of the op's warps)", cta_warp));
+  }
+  const std::int64_t regbits = checked_mul(c.get(AxisId::m), bits);
+  return {static_cast<int>(cta_warp), static_cast<int>(lane), floor_div(regbits, 32),
+          static_cast<int>(floor_mod(regbits, 32))};
+}
+
+}  // namespace
+
+RegCell reg_cell_of(const ResolvedBuffer& b, const Coord& c, const std::vector<int>& warps) {
+  return reg_cell_impl(b, c, warps, nullptr);
+}
+
+std::vector<TmemCell> tmem_images(const ResolvedBuffer& b, std::span<const std::int64_t> coord) {
+  std::vector<TmemCell> out;
+  for (const Coord& c : element_images(b, coord)) out.push_back(tmem_cell_of(b, c));
   return out;
 }
 
 std::vector<RegCell> reg_images(const ResolvedBuffer& b, std::span<const std::int64_t> coord,
                                 const std::vector<int>& warps) {
-  const std::int64_t bits = bits_of(b);
   std::vector<RegCell> out;
-  auto fail = [&](const Coord& c, const std::string& why) {
-    throw InputError("kernel.fragment",
-                     fmt::format("element {} of fragment '{}' is held by {} {}", coord_text(coord), b.model->name,
-                                 c.to_string(), why));
-  };
-  for (const Coord& c : element_images(b, coord)) {
-    // Warp slot = index into the op's warps: 4 wgid + (tid_in_wg / 32 or wid_in_wg).
-    std::int64_t warp_slot = -1, cta_warp = -1, lane = -1;
-    if (c.has(AxisId::tx)) {
-      cta_warp = c.get(AxisId::tx) / 32;
-      lane = c.get(AxisId::tx) % 32;
-    }
-    if (c.has(AxisId::tid_in_wg)) {
-      warp_slot = c.get(AxisId::tid_in_wg) / 32;
-      lane = c.get(AxisId::tid_in_wg) % 32;
-    } else if (c.has(AxisId::wid_in_wg)) {
-      warp_slot = c.get(AxisId::wid_in_wg);
-    }
-    if (c.has(AxisId::wgid)) warp_slot = 4 * c.get(AxisId::wgid) + (warp_slot < 0 ? 0 : warp_slot);
-    if (c.has(AxisId::warpid)) cta_warp = c.get(AxisId::warpid);
-    if (c.has(AxisId::laneid)) lane = c.get(AxisId::laneid);
-    if (lane < 0) lane = 0;  // no lane axis: a value every lane of the warp holds (uniform)
-    if (lane >= 32) fail(c, "(lane >= 32)");
-    if (warp_slot >= 0) {
-      if (warp_slot >= static_cast<std::int64_t>(warps.size()))
-        fail(c, fmt::format("(warp {} of the op's {} warps)", warp_slot, warps.size()));
-      cta_warp = warps[static_cast<std::size_t>(warp_slot)];
-    }
-    if (cta_warp < 0) {
-      if (warps.size() != 1) fail(c, "(no warp axis, and the op has several warps)");
-      cta_warp = warps.front();
-    } else if (std::find(warps.begin(), warps.end(), cta_warp) == warps.end()) {
-      fail(c, fmt::format("(warp {} is not one of the op's warps)", cta_warp));
-    }
-    const std::int64_t regbits = checked_mul(c.get(AxisId::m), bits);
-    out.push_back({static_cast<int>(cta_warp), static_cast<int>(lane), regbits / 32, static_cast<int>(regbits % 32)});
-  }
+  for (const Coord& c : element_images(b, coord)) out.push_back(reg_cell_impl(b, c, warps, &coord));
   return out;
 }
 

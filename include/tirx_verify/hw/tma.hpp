@@ -72,6 +72,16 @@ std::int64_t tma_box_smem_bytes(const GlobalTensor& tensor, const TmaTileLoad& l
 std::vector<TmaElementPlacement> tma_tile_placement(const Target& target, const GlobalTensor& tensor,
                                                     const TmaTileLoad& load);
 
+// The shared-memory address of every box element, dim 0 fastest (the order of
+// tma_tile_placement), without a vector per element and without the tensor's data:
+// tensor.bytes may be empty (its size is not checked). A tensor store (cp.async.bulk.tensor
+// .global.shared::cta, PTX ISA 9.1 §9.7.9.25) reads the box from the same addresses.
+// out_of_bounds, when given, receives one flag per element (zero-filled by a load, not stored
+// by a store). Throws as tma_tile_placement.
+std::vector<std::uint64_t> tma_tile_smem_addresses(const Target& target, const GlobalTensor& tensor,
+                                                   const TmaTileLoad& load,
+                                                   std::vector<bool>* out_of_bounds = nullptr);
+
 // Executes the load into `smem`. Throws as tma_tile_placement and smem.access.
 void tma_tile_load(const Target& target, const GlobalTensor& tensor, const TmaTileLoad& load, SharedMemory& smem);
 

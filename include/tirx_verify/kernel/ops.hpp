@@ -91,6 +91,7 @@ struct MmaOp {
   std::optional<Region> sfa_region, sfb_region;
   std::string scale_vec;           // "", "1X", "2X", "4X"
   bool ws = false;
+  bool accumulate = true;          // enable_input_d: D is read and written (false: overwritten)
 };
 
 // tcgen05.ld / tcgen05.st (PTX ISA 9.1 §9.7.16.8.3/4).
@@ -133,6 +134,7 @@ struct GemmAsyncOp {
   std::optional<Region> sfa, sfb;
   std::string scale_vec;
   bool ws = false;
+  bool accumulate = true;  // false: the op overwrites D (TIRx accum=False)
 };
 
 // wgmma.mma_async (Hopper, PTX ISA 9.1 §9.7.15.5).
@@ -141,6 +143,8 @@ struct WgmmaOp {
   DescriptorModel a_desc, b_desc;
   Region a, b;
   bool a_km = false, b_kn = false;
+  std::optional<Region> d;  // the accumulator register fragment (local), logical (M, N)
+  bool accumulate = true;   // scale-d: D is read and written (false: overwritten)
 };
 
 // ldmatrix / stmatrix (PTX ISA 9.1 §9.7.9.20/21).

@@ -11,6 +11,11 @@ const std::vector<KernelCheckInfo>& kernel_checks() {
        "the target",
        "the two buffers, one shared cell or byte with the element of each; or the total and the capacity",
        Severity::kError, checks::overlap},
+      {"kernel.coverage",
+       "the ops that write a buffer write each storage cell once per pass, every cell an op reads was written before, "
+       "no two threads store one element, broadcast views are not written, and no write is read only in part",
+       "kind, buffer, cell (hardware units), first/second (op, buffer, element; regs for registers) or reader/writer",
+       Severity::kError, checks::coverage},
   };
   return kChecks;
 }

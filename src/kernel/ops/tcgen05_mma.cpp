@@ -55,6 +55,7 @@ void parse_tcgen05_mma(ObjectReader& o, Op& op, OpEnv& env) {
   m.scale_vec = o.opt_choice("scale_vec", {"1X", "2X", "4X"}).value_or("");
   m.ws = o.flag("ws");
   const bool accumulate = o.opt_bool("accumulate").value_or(true);
+  m.accumulate = accumulate;
   if (is_block_scaled(m.mma_kind) != (m.sfa && m.sfb && !m.scale_vec.empty()))
     o.fail("mma_kind", is_block_scaled(m.mma_kind)
                            ? fmt::format("kind::{} is block-scaled: give sfa, sfb and scale_vec", m.mma_kind)
