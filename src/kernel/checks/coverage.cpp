@@ -670,6 +670,14 @@ class Coverage {
     return fmt::format("element {} of '{}'", coord_text(a.acc.region->coord(elem_of(a, point))), name);
   }
 
+  // ", and 'op' moves 'src' into 'dst'" for an op with one read region.
+  std::string moves_text(const Access& a) const {
+    for (const RegionAccess& ra : op_accesses(m_.ops[a.op], m_))
+      if (!ra.write && ra.region != a.acc.region)
+        return fmt::format(", and '{}' moves '{}' into '{}'", m_.ops[a.op].name, ra.region->text, a.acc.region->text);
+    return "";
+  }
+
   KernelFinding fail_finding(std::size_t subject, const Violation& v) const {
     const Access& a = accesses_[v.access];
     const Root& r = roots_[a.root];
@@ -730,10 +738,10 @@ class Coverage {
           const nlohmann::json c = r.keys.cell_json(key);
           f.message = fmt::format(
               "op '{}' writes registers {} of warp {} lane {} that op '{}' wrote ({}) and no op read since: register "
-              "range {} overlaps {} — {} was {} and is overwritten as {}{}",
+              "range {} overlaps {}; {} held {} from '{}'{}{}",
               opname, regs_range_text(ra), c["warp"].get<std::int64_t>(), c["lane"].get<std::int64_t>(), other,
               regs_range_text(ro), regs_range_text({std::max(ra.first, ro.first), std::min(ra.second, ro.second)}),
-              regs_range_text(ro), r.keys.cell_text(key), elem_text(o, v.other_point), elem_text(a, v.point), more);
+              regs_range_text(ro), r.keys.cell_text(key), elem_text(o, v.other_point), other, moves_text(a), more);
           if (ra.first >= ro.first && ra.first < ro.second)
             f.fix = fmt::format("start '{}' at register {}, after the registers {} of '{}' (advance the register "
                                 "offset in 32-bit registers)",
