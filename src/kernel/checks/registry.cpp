@@ -16,6 +16,12 @@ const std::vector<KernelCheckInfo>& kernel_checks() {
        "no two threads store one element, broadcast views are not written, and no write is read only in part",
        "kind, buffer, cell (hardware units), first/second (op, buffer, element; regs for registers) or reader/writer",
        Severity::kError, checks::coverage},
+      {"smem.bank-conflicts",
+       "every warp-wide shared-memory access of an op (ld/st.shared of access_bytes, ldmatrix/stmatrix) takes the ideal "
+       "number of wavefronts (H200-calibrated model); subject_kind \"op\" (the buffer-level check of the same id "
+       "runs with check --access)",
+       "warp, instruction, wavefronts vs ideal, the phase, bank and colliding threads (or rows), all addresses",
+       Severity::kWarning, checks::bank_conflicts},
   };
   return kChecks;
 }
