@@ -13,6 +13,7 @@ namespace tirx::kernel::checks {
 std::vector<KernelFinding> overlap(const KernelContext& ctx);   // overlap.cpp
 std::vector<KernelFinding> coverage(const KernelContext& ctx);  // coverage.cpp
 std::vector<KernelFinding> bank_conflicts(const KernelContext& ctx);  // bank_conflicts.cpp
+std::vector<KernelFinding> fragment(const KernelContext& ctx);  // fragment.cpp
 
 // A finding about op `i` (subject_kind "op").
 KernelFinding op_finding(const KernelContext& ctx, std::size_t i, prove::Status status, std::string message);

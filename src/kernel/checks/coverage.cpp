@@ -23,7 +23,9 @@
 //     an error, shared memory a warning (the bytes are loaded for nothing); global memory is
 //     the kernel's output and registers are consumed by arithmetic the model does not describe,
 //     so neither is asked.
-// Registers: the format has no op for thread arithmetic, so a register write that re-covers
+// Registers: the format has no op for thread arithmetic. An accumulating mma.sync / wgmma whose
+// C/D registers no op wrote reads an accumulator the kernel zeroed with mov (counted in the pass
+// message, not a failure; TMEM accumulators have no such escape). A register write that re-covers
 // every still-unread unit of an earlier write is taken as the next iteration of a loop whose
 // consumer the model does not show (counted in the pass message); a write that overwrites only
 // part of an earlier unread write is the bug of tile-ai/tilelang PR #2952 (a tcgen05.ld segment
@@ -191,6 +193,7 @@ struct Root {
   bool undecided = false;
   std::int64_t points = 0;
   std::int64_t implicit_passes = 0;     // register rewrites taken as loop iterations
+  std::int64_t implicit_inits = 0;      // register accumulators first read by an MMA (zeroed by arithmetic)
 };
 
 // Region element index and replica of a point.
@@ -457,6 +460,12 @@ class Coverage {
         const std::size_t x = st.index(u);
         const std::int32_t w = st.writer[x];
         if (w < 0) {
+          if (a.acc.rmw && roots_[a.root].space == Space::kLocal) {
+            // A register accumulator (mma.sync C, wgmma D) zeroed by thread arithmetic (mov).
+            if (!reported) ++roots_[a.root].implicit_inits;
+            reported = true;
+            continue;
+          }
           if (!reported) {
             Violation v{Kind::kReadUnwritten};
             v.access = id;
@@ -825,6 +834,10 @@ class Coverage {
         msg += fmt::format(" ({} register rewrite(s) with no op reading in between taken as loop iterations whose "
                            "consumer is thread arithmetic)",
                            r.implicit_passes);
+      if (r.implicit_inits)
+        msg += fmt::format(" ({} accumulating MMA(s) read register accumulators no op wrote: taken as zeroed by thread "
+                           "arithmetic (mov), which the format does not describe)",
+                           r.implicit_inits);
       out.push_back(buffer_finding(ctx_, j, prove::Status::kPass, msg));
     }
     return out;

@@ -22,6 +22,12 @@ const std::vector<KernelCheckInfo>& kernel_checks() {
        "runs with check --access)",
        "warp, instruction, wavefronts vs ideal, the phase, bank and colliding threads (or rows), all addresses",
        Severity::kWarning, checks::bank_conflicts},
+      {"kernel.fragment",
+       "the register fragment of an ldmatrix/stmatrix, mma.sync m16n8k16 or wgmma op is the instruction's own: every "
+       "thread's every register holds the element the instruction puts there (hw/ldmatrix.hpp, hw/mma_fragments.hpp)",
+       "operand/buffer, the element, the fragment's (warp, lane, reg, bit) and the instruction's (thread, register or "
+       "index, matrix row/col), shared bytes for ldmatrix",
+       Severity::kError, checks::fragment},
   };
   return kChecks;
 }
