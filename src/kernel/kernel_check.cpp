@@ -10,15 +10,6 @@
 
 namespace tirx::kernel {
 
-std::string_view severity_name(Severity s) {
-  switch (s) {
-    case Severity::kError: return "error";
-    case Severity::kWarning: return "warning";
-    case Severity::kNote: return "note";
-  }
-  return "?";
-}
-
 const ResolvedBuffer* KernelContext::buffer(std::string_view name) const {
   for (const auto& b : buffers)
     if (b.model->name == name) return &b;
@@ -57,6 +48,12 @@ KernelContext make_context(const KernelModel& m, const KernelGraph& g, const hw:
       rb.smem_align_bytes = root.placement->align_bytes.value_or(0);
       rb.tmem_col = root.placement->col;
       rb.tmem_lane = root.placement->lane;
+    }
+    // A view starts at its offsets inside its base, accumulated along the chain.
+    for (const BufferModel* v = &bm; v->view_of; v = m.find_buffer(*v->view_of)) {
+      rb.smem_base_bytes += v->view_offset_bytes;
+      rb.tmem_col += v->view_col;
+      rb.tmem_lane += v->view_lane;
     }
   }
   return ctx;
