@@ -62,6 +62,9 @@ std::vector<RegionAccess> op_accesses(const Op& op, const KernelModel& m) {
           read(d.a);
           read(d.b);
           rmw(d.c, true);
+        } else if constexpr (std::is_same_v<T, CastOp>) {
+          read(d.src);
+          write(d.dst);
         } else if constexpr (std::is_same_v<T, CopyOp>) {
           read(d.src);
           const BufferModel* src = m.find_buffer(d.src.buffer);

@@ -16,6 +16,7 @@
 //   wgmma                      a, b (+ d if acc.)           d (read-modify-write)   -
 //   copy, copy_async           src                          dst                     src if it is local
 //                                                                                   and dst is not
+//   cast                       src                          dst                     -
 //
 // "writer threads": for a write whose data comes from registers, the register region whose
 // element i holds the value written to element i of the written region — the threads that

@@ -78,23 +78,32 @@ void RegionSweep::for_each(F&& f) const {
   split_into(flat, digits, base);
   const int m = static_cast<int>(AxisId::m);
   for (std::int64_t i = 0;;) {
-    // Every replica image of element i.
-    Coord img = base;
+    // Every replica image of element i, computed in place on `base`: the replica odometer adds
+    // its strides and takes them back when it wraps, and a swizzled m is restored after the call.
     for (std::int64_t r = 0;; ++r) {
-      Coord out = img;
-      if (swizzle_ && (out.present >> m & 1u)) out.value[m] = swizzle_->apply(out.value[m]);
-      if constexpr (std::is_same_v<decltype(f(i, r, out)), bool>) {
-        if (!f(i, r, out)) return;
+      bool go = true;
+      if (swizzle_ && (base.present >> m & 1u)) {
+        const std::int64_t m0 = base.value[m];
+        base.value[m] = swizzle_->apply(m0);
+        if constexpr (std::is_same_v<decltype(f(i, r, base)), bool>) {
+          go = f(i, r, static_cast<const Coord&>(base));
+        } else {
+          f(i, r, static_cast<const Coord&>(base));
+        }
+        base.value[m] = m0;
+      } else if constexpr (std::is_same_v<decltype(f(i, r, base)), bool>) {
+        go = f(i, r, static_cast<const Coord&>(base));
       } else {
-        f(i, r, out);
+        f(i, r, static_cast<const Coord&>(base));
       }
+      if (!go) return;
       std::size_t k = replica_.size();
       while (k > 0) {
         --k;
         const Step& s = replica_[k];
-        img.value[s.axis] += s.stride;
+        base.value[s.axis] += s.stride;
         if (++rd[k] < s.extent) goto next_replica;
-        img.value[s.axis] -= s.extent * s.stride;
+        base.value[s.axis] -= s.extent * s.stride;
         rd[k] = 0;
       }
       break;

@@ -35,6 +35,8 @@
 // storage root (beyond: undecided naming the limit).
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <span>
 #include <numeric>
 #include <optional>
 #include <tuple>
@@ -163,7 +165,11 @@ struct Access {
   std::size_t root = 0;
   std::int64_t replicas = 1;
   std::int64_t units_per_elem = 1;
-  std::vector<std::int64_t> unit;  // point i * replicas + r -> first unit
+  // point i * replicas + r -> its first unit; shared between accesses of the same region.
+  std::shared_ptr<std::vector<std::int64_t>> units = std::make_shared<std::vector<std::int64_t>>();
+  const std::vector<std::int64_t>& unit() const { return *units; }
+  // The state cell of every (point, unit k) in the root's state arrays, point-major.
+  std::shared_ptr<const std::vector<std::int32_t>> cells;
   // State-machine results.
   std::int64_t live = 0;     // units whose last writer is this access and that nobody read since
   bool consumed = false;     // some later op read a unit this access wrote
@@ -285,7 +291,7 @@ class Coverage {
       auto key = std::make_tuple(a.buffer, a.acc.region->text,
                                  r.space == Space::kLocal ? warps : std::vector<int>{});
       if (a.tma && box_units(a)) {
-        r.points = checked_add(r.points, static_cast<std::int64_t>(a.unit.size()) * a.units_per_elem);
+        r.points = checked_add(r.points, static_cast<std::int64_t>(a.unit().size()) * a.units_per_elem);
         continue;
       }
       auto [it, fresh] = seen.emplace(std::move(key), id);
@@ -293,8 +299,8 @@ class Coverage {
       if (!fresh) {
         const Access& same = accesses_[it->second];
         a.replicas = same.replicas;
-        a.unit = same.unit;
-        r.points = checked_add(r.points, static_cast<std::int64_t>(a.unit.size()) * a.units_per_elem);
+        a.units = same.units;
+        r.points = checked_add(r.points, static_cast<std::int64_t>(a.unit().size()) * a.units_per_elem);
         continue;
       }
       try {
@@ -307,12 +313,17 @@ class Coverage {
                                   ctx_.model->buffers[root].name);
           return;
         }
-        a.unit.resize(static_cast<std::size_t>(sw.points()));
+        auto units = std::make_shared<std::vector<std::int64_t>>(static_cast<std::size_t>(sw.points()));
         const Keys& keys = r.keys;
         const std::int64_t g = r.gran_bits;
+        const std::int64_t reps = a.replicas;
+        std::int64_t* out = units->data();
+        const int shift = is_pow2(g) ? log2_exact(g) : -1;
         sw.for_each([&](std::int64_t i, std::int64_t rep, const Coord& c) {
-          a.unit[static_cast<std::size_t>(i * a.replicas + rep)] = floor_div(keys.key(b, c, warps), g);
+          const std::int64_t key = keys.key(b, c, warps);
+          out[i * reps + rep] = shift >= 0 ? key >> shift : floor_div(key, g);
         });
+        a.units = std::move(units);
       } catch (const InputError& e) {
         r.why_not = fmt::format("op '{}' on '{}': [{}] {}", m_.ops[a.op].name, a.acc.region->text, e.check_id(),
                                 e.message());
@@ -350,57 +361,67 @@ class Coverage {
       a.units_per_elem = a.box_elem_bits / r.gran_bits;
       a.replicas = 1;
       a.boxed = true;
-      a.unit.resize(addr.size());
+      auto units = std::make_shared<std::vector<std::int64_t>>(addr.size());
       for (std::size_t i = 0; i < addr.size(); ++i)
-        a.unit[i] = checked_mul(static_cast<std::int64_t>(addr[i]), 8) / r.gran_bits;
+        (*units)[i] = checked_mul(static_cast<std::int64_t>(addr[i]), 8) / r.gran_bits;
+      a.units = std::move(units);
       return true;
     } catch (const InputError&) {
       return false;
     }
   }
 
-  // The dense or compressed index of a unit in its root's state arrays.
-  struct State {
-    std::int64_t lo = 0;
-    std::vector<std::int64_t> sorted;     // compressed: the distinct units, sorted
-    std::vector<std::int32_t> writer;     // access id, -1: never written
-    std::vector<std::int32_t> wpoint;     // the writer's point
-    std::vector<std::uint8_t> read;       // read since the last write
-    std::size_t index(std::int64_t u) const {
-      if (sorted.empty()) return static_cast<std::size_t>(u - lo);
-      return static_cast<std::size_t>(std::lower_bound(sorted.begin(), sorted.end(), u) - sorted.begin());
-    }
+  // The state of one storage unit of a root (8 bytes).
+  struct Cell {
+    std::int32_t writer = -1;  // access id of the last write, -1: never written
+    std::int32_t wpoint : 31 = 0;  // that access's point
+    std::uint32_t read : 1 = 0;    // read since the last write
   };
 
-  State make_state(std::size_t root) {
-    State st;
+  // The state cells of a root: one per distinct unit its accesses touch (dense over [lo, hi]
+  // when that range is small, else the sorted distinct units), and each access's cell indices.
+  std::span<Cell> make_state(std::size_t root) {
     std::int64_t lo = INT64_MAX, hi = INT64_MIN, n = 0;
     for (const Access& a : accesses_) {
       if (a.root != root) continue;
-      for (std::int64_t u : a.unit) {
+      for (std::int64_t u : a.unit()) {
         lo = std::min(lo, u);
         hi = std::max(hi, u + a.units_per_elem - 1);
       }
-      n += static_cast<std::int64_t>(a.unit.size()) * a.units_per_elem;
+      n += static_cast<std::int64_t>(a.unit().size()) * a.units_per_elem;
     }
-    if (n == 0) return st;
-    std::size_t size = 0;
-    if (hi - lo < std::max<std::int64_t>(4 * n, 1 << 16)) {
-      st.lo = lo;
-      size = static_cast<std::size_t>(hi - lo + 1);
-    } else {
+    if (n == 0) return {};
+    std::vector<std::int64_t> sorted;
+    const bool dense = hi - lo < std::max<std::int64_t>(4 * n, 1 << 16);
+    if (!dense) {
       for (const Access& a : accesses_)
         if (a.root == root)
-          for (std::int64_t u : a.unit)
-            for (std::int64_t k = 0; k < a.units_per_elem; ++k) st.sorted.push_back(u + k);
-      std::sort(st.sorted.begin(), st.sorted.end());
-      st.sorted.erase(std::unique(st.sorted.begin(), st.sorted.end()), st.sorted.end());
-      size = st.sorted.size();
+          for (std::int64_t u : a.unit())
+            for (std::int64_t k = 0; k < a.units_per_elem; ++k) sorted.push_back(u + k);
+      std::sort(sorted.begin(), sorted.end());
+      sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
     }
-    st.writer.assign(size, -1);
-    st.wpoint.assign(size, 0);
-    st.read.assign(size, 0);
-    return st;
+    std::map<const std::vector<std::int64_t>*, std::shared_ptr<const std::vector<std::int32_t>>> done;
+    for (Access& a : accesses_) {
+      if (a.root != root) continue;
+      auto& c = done[a.units.get()];
+      if (!c || static_cast<std::int64_t>(c->size()) != static_cast<std::int64_t>(a.unit().size()) * a.units_per_elem) {
+        auto cells = std::make_shared<std::vector<std::int32_t>>();
+        cells->reserve(a.unit().size() * static_cast<std::size_t>(a.units_per_elem));
+        for (std::int64_t u : a.unit())
+          for (std::int64_t k = 0; k < a.units_per_elem; ++k)
+            cells->push_back(static_cast<std::int32_t>(
+                dense ? u + k - lo : std::lower_bound(sorted.begin(), sorted.end(), u + k) - sorted.begin()));
+        c = std::move(cells);
+      }
+      a.cells = c;
+    }
+    // One arena reused across roots and models: no page faults for a fresh array each time.
+    static thread_local std::vector<Cell> arena;
+    const std::size_t size = dense ? static_cast<std::size_t>(hi - lo + 1) : sorted.size();
+    if (arena.size() < size) arena.resize(size);
+    std::fill(arena.begin(), arena.begin() + static_cast<std::ptrdiff_t>(size), Cell{});
+    return {arena.data(), size};
   }
 
   void add_violation(const Violation& v) {
@@ -414,8 +435,8 @@ class Coverage {
     for (std::size_t root = 0; root < roots_.size(); ++root) {
       const Root& r = roots_[root];
       if (!r.has_writer || !r.why_not.empty()) continue;
-      State st = make_state(root);
-      if (st.writer.empty()) continue;
+      std::span<Cell> st = make_state(root);
+      if (st.empty()) continue;
       for (std::size_t id = 0; id < accesses_.size(); ++id) {
         Access& a = accesses_[id];
         if (a.root != root) continue;
@@ -427,18 +448,18 @@ class Coverage {
         for (std::size_t id = 0; id < accesses_.size(); ++id) {
           Access& a = accesses_[id];
           if (a.root != root || !a.acc.write || !a.consumed || a.live == 0) continue;
-          for (std::int64_t p = 0; p < static_cast<std::int64_t>(a.unit.size()); ++p) {
-            const std::size_t k = st.index(a.unit[static_cast<std::size_t>(p)]);
-            if (st.writer[k] == static_cast<std::int32_t>(id) && !st.read[k]) {
-              Violation v{Kind::kUnread};
-              v.severity = is_accumulator(a) ? Severity::kError : Severity::kWarning;
-              v.access = id;
-              v.point = p;
-              v.unit = a.unit[static_cast<std::size_t>(p)];
-              v.count = a.live;
-              add_violation(v);
-              break;
-            }
+          const auto& cells = *a.cells;
+          for (std::size_t j = 0; j < cells.size(); ++j) {
+            const Cell& c = st[static_cast<std::size_t>(cells[j])];
+            if (c.writer != static_cast<std::int32_t>(id) || c.read) continue;
+            Violation v{Kind::kUnread};
+            v.severity = is_accumulator(a) ? Severity::kError : Severity::kWarning;
+            v.access = id;
+            v.point = static_cast<std::int64_t>(j) / a.units_per_elem;
+            v.unit = a.unit()[static_cast<std::size_t>(v.point)] + static_cast<std::int64_t>(j) % a.units_per_elem;
+            v.count = a.live;
+            add_violation(v);
+            break;
           }
         }
       }
@@ -451,112 +472,110 @@ class Coverage {
     return a.acc.write && (std::holds_alternative<MmaOp>(d) || std::holds_alternative<GemmAsyncOp>(d));
   }
 
-  void read_units(State& st, std::size_t id) {
+  std::int64_t unit_of(const Access& a, std::size_t j) const {
+    return a.unit()[j / static_cast<std::size_t>(a.units_per_elem)] +
+           static_cast<std::int64_t>(j % static_cast<std::size_t>(a.units_per_elem));
+  }
+
+  void read_units(std::span<Cell> st, std::size_t id) {
     Access& a = accesses_[id];
+    const auto& cells = *a.cells;
+    const bool local_rmw = a.acc.rmw && roots_[a.root].space == Space::kLocal;
     bool reported = false;
-    for (std::int64_t p = 0; p < static_cast<std::int64_t>(a.unit.size()); ++p) {
-      for (std::int64_t k = 0; k < a.units_per_elem; ++k) {
-        const std::int64_t u = a.unit[static_cast<std::size_t>(p)] + k;
-        const std::size_t x = st.index(u);
-        const std::int32_t w = st.writer[x];
-        if (w < 0) {
-          if (a.acc.rmw && roots_[a.root].space == Space::kLocal) {
-            // A register accumulator (mma.sync C, wgmma D) zeroed by thread arithmetic (mov).
-            if (!reported) ++roots_[a.root].implicit_inits;
-            reported = true;
-            continue;
-          }
-          if (!reported) {
-            Violation v{Kind::kReadUnwritten};
-            v.access = id;
-            v.point = p;
-            v.unit = u;
-            add_violation(v);
-            reported = true;
-          }
+    for (std::size_t j = 0; j < cells.size(); ++j) {
+      Cell& c = st[static_cast<std::size_t>(cells[j])];
+      if (c.writer < 0) {
+        if (reported) continue;
+        reported = true;
+        if (local_rmw) {
+          // A register accumulator (mma.sync C, wgmma D) zeroed by thread arithmetic (mov).
+          ++roots_[a.root].implicit_inits;
           continue;
         }
-        if (!st.read[x]) {
-          st.read[x] = 1;
-          --accesses_[static_cast<std::size_t>(w)].live;
-        }
-        accesses_[static_cast<std::size_t>(w)].consumed = true;
+        Violation v{Kind::kReadUnwritten};
+        v.access = id;
+        v.point = static_cast<std::int64_t>(j) / a.units_per_elem;
+        v.unit = unit_of(a, j);
+        add_violation(v);
+        continue;
       }
+      Access& w = accesses_[static_cast<std::size_t>(c.writer)];
+      if (!c.read) {
+        c.read = 1;
+        --w.live;
+      }
+      w.consumed = true;
     }
   }
 
-  void write_units(State& st, std::size_t id) {
+  void write_units(std::span<Cell> st, std::size_t id) {
     Access& a = accesses_[id];
     const Root& r = roots_[a.root];
     const ResolvedBuffer& b = ctx_.buffers[a.buffer];
     if (b.model->broadcast) {
       Violation v{Kind::kBroadcastWrite};
       v.access = id;
-      v.unit = a.unit.empty() ? 0 : a.unit.front();
+      v.unit = a.unit().empty() ? 0 : a.unit().front();
       add_violation(v);
     }
     if (a.acc.writer_threads) check_writer_threads(id);
-    // Earlier writes that nobody read yet, per writer: how many of their units this write hits.
+    const auto& cells = *a.cells;
+    const std::int32_t self = static_cast<std::int32_t>(id);
+    // Earlier writes nobody read yet, per writer: how many of their units this write takes over.
     std::vector<std::pair<std::int32_t, std::int64_t>> pending;  // (writer, units hit)
+    std::vector<std::int64_t> live_before;                        // the writer's live count before this write
     std::optional<Violation> first_overlap;
-    for (std::int64_t p = 0; p < static_cast<std::int64_t>(a.unit.size()); ++p) {
-      for (std::int64_t k = 0; k < a.units_per_elem; ++k) {
-        const std::int64_t u = a.unit[static_cast<std::size_t>(p)] + k;
-        const std::size_t x = st.index(u);
-        const std::int32_t w = st.writer[x];
-        if (w < 0 || st.read[x] || w == static_cast<std::int32_t>(id)) continue;
-        auto it = std::find_if(pending.begin(), pending.end(), [&](const auto& e) { return e.first == w; });
-        if (it == pending.end())
-          pending.emplace_back(w, 1);
-        else
+    bool same_op_reported = false;
+    for (std::size_t j = 0; j < cells.size(); ++j) {
+      Cell& c = st[static_cast<std::size_t>(cells[j])];
+      const std::int64_t p = static_cast<std::int64_t>(j) / a.units_per_elem;
+      if (c.writer == self) {
+        if (!same_op_reported && c.wpoint / a.replicas != p / a.replicas &&
+            !broadcast_twins(a, c.wpoint / a.replicas, p / a.replicas)) {
+          Violation v{Kind::kSameOpTwice};
+          v.access = id;
+          v.point = p;
+          v.unit = unit_of(a, j);
+          v.other = id;
+          v.other_point = c.wpoint;
+          add_violation(v);
+          same_op_reported = true;
+        }
+        continue;
+      }
+      if (c.writer >= 0 && !c.read) {
+        auto it = std::find_if(pending.begin(), pending.end(), [&](const auto& e) { return e.first == c.writer; });
+        if (it == pending.end()) {
+          pending.emplace_back(c.writer, 1);
+          live_before.push_back(accesses_[static_cast<std::size_t>(c.writer)].live);
+        } else {
           ++it->second;
+        }
         if (!first_overlap) {
           Violation v{Kind::kDoubleWrite};
           v.access = id;
           v.point = p;
-          v.unit = u;
-          v.other = static_cast<std::size_t>(w);
-          v.other_point = st.wpoint[x];
+          v.unit = unit_of(a, j);
+          v.other = static_cast<std::size_t>(c.writer);
+          v.other_point = c.wpoint;
           first_overlap = v;
         }
+        --accesses_[static_cast<std::size_t>(c.writer)].live;
       }
+      c.writer = self;
+      c.wpoint = static_cast<std::int32_t>(p);
+      c.read = 0;
+      ++a.live;
     }
     if (first_overlap) {
       // Registers: re-covering every unread unit of each earlier write is the next iteration.
       bool next_iteration = r.space == Space::kLocal;
-      for (const auto& [w, hit] : pending)
-        if (hit != accesses_[static_cast<std::size_t>(w)].live) next_iteration = false;
+      for (std::size_t k = 0; k < pending.size(); ++k)
+        if (pending[k].second != live_before[k]) next_iteration = false;
       if (next_iteration)
         ++roots_[a.root].implicit_passes;
       else
         add_violation(*first_overlap);
-    }
-    bool same_op_reported = false;
-    for (std::int64_t p = 0; p < static_cast<std::int64_t>(a.unit.size()); ++p) {
-      for (std::int64_t k = 0; k < a.units_per_elem; ++k) {
-        const std::int64_t u = a.unit[static_cast<std::size_t>(p)] + k;
-        const std::size_t x = st.index(u);
-        const std::int32_t w = st.writer[x];
-        if (w == static_cast<std::int32_t>(id)) {
-          if (st.wpoint[x] / a.replicas != p / a.replicas && !same_op_reported &&
-              !broadcast_twins(a, st.wpoint[x] / a.replicas, p / a.replicas)) {
-            Violation v{Kind::kSameOpTwice};
-            v.access = id;
-            v.point = p;
-            v.unit = u;
-            v.other = id;
-            v.other_point = st.wpoint[x];
-            add_violation(v);
-            same_op_reported = true;
-          }
-          continue;
-        }
-        if (w >= 0 && !st.read[x]) --accesses_[static_cast<std::size_t>(w)].live;
-        st.writer[x] = static_cast<std::int32_t>(id);
-        st.wpoint[x] = static_cast<std::int32_t>(p);
-        st.read[x] = 0;
-        ++a.live;
-      }
     }
   }
 
@@ -602,7 +621,7 @@ class Coverage {
         Violation v{Kind::kTwoThreads};
         v.access = id;
         v.point = i * a.replicas;
-        v.unit = a.unit.empty() ? 0 : a.unit[static_cast<std::size_t>(v.point)];
+        v.unit = a.unit().empty() ? 0 : a.unit()[static_cast<std::size_t>(v.point)];
         v.threads[0] = first_thread;
         v.threads[1] = t;
         add_violation(v);
@@ -619,7 +638,7 @@ class Coverage {
     const Keys& keys = roots_[a.root].keys;
     const std::int64_t thread = keys.thread_reg(unit * g).first;
     std::int64_t lo = INT64_MAX, hi = INT64_MIN;
-    for (std::int64_t u : a.unit) {
+    for (std::int64_t u : a.unit()) {
       const auto [t, reg] = keys.thread_reg(u * g);
       if (t != thread) continue;
       const std::int64_t last = keys.thread_reg(u * g + a.units_per_elem * g - 1).second;
@@ -640,7 +659,7 @@ class Coverage {
   }
   std::optional<std::vector<std::int64_t>> box_element(const Access& a, std::int64_t point) const {
     const ResolvedBuffer& b = ctx_.buffers[a.buffer];
-    const std::int64_t want = a.unit[static_cast<std::size_t>(point)] * roots_[a.root].gran_bits;
+    const std::int64_t want = a.unit()[static_cast<std::size_t>(point)] * roots_[a.root].gran_bits;
     std::optional<std::int64_t> found;
     try {
       RegionSweep sw(b, *a.acc.region);
