@@ -34,6 +34,7 @@
 // Work: O(region elements x replicas) per access, units in flat arrays; at most kMaxPoints per
 // storage root (beyond: undecided naming the limit).
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <span>
@@ -170,9 +171,6 @@ struct Access {
   const std::vector<std::int64_t>& unit() const { return *units; }
   // The state cell of every (point, unit k) in the root's state arrays, point-major.
   std::shared_ptr<const std::vector<std::int32_t>> cells;
-  // State-machine results.
-  std::int64_t live = 0;     // units whose last writer is this access and that nobody read since
-  bool consumed = false;     // some later op read a unit this access wrote
 };
 
 enum class Kind { kBroadcastWrite, kTwoThreads, kSameOpTwice, kDoubleWrite, kReadUnwritten, kUnread };
@@ -207,6 +205,26 @@ std::int64_t elem_of(const Access& a, std::int64_t point) { return point / a.rep
 
 std::string regs_range_text(const std::pair<std::int64_t, std::int64_t>& r) {
   return fmt::format("[{}, {})", r.first, r.second);
+}
+
+// Whether every coordinate of `l` on `axis`, times `scale`, plus `base` stays far from int64's
+// limits (|value| < 2^58), so the per-element key needs no checked arithmetic.
+bool small(const Layout& l, AxisId axis, std::int64_t scale, std::int64_t base) {
+  const TileLayout& t = l.tile();
+  const std::int64_t cap = std::int64_t{1} << 58;
+  std::int64_t reach = std::abs(t.offset.get(axis));
+  auto add = [&](const std::vector<Iter>& iters) {
+    for (const Iter& it : iters)
+      if (it.axis == axis) {
+        if (it.extent > cap || std::abs(it.stride) > cap / std::max<std::int64_t>(1, it.extent - 1)) return false;
+        reach += (it.extent - 1) * std::abs(it.stride);
+        if (reach > cap) return false;
+      }
+    return true;
+  };
+  if (!add(t.shard) || !add(t.replica)) return false;
+  if (axis == AxisId::m && l.swizzle()) reach = std::max(reach, l.swizzle()->period() + reach);  // XOR stays below
+  return reach < cap / std::max<std::int64_t>(1, scale) && std::abs(base) < cap;
 }
 
 class Coverage {
@@ -319,10 +337,30 @@ class Coverage {
         const std::int64_t reps = a.replicas;
         std::int64_t* out = units->data();
         const int shift = is_pow2(g) ? log2_exact(g) : -1;
-        sw.for_each([&](std::int64_t i, std::int64_t rep, const Coord& c) {
-          const std::int64_t key = keys.key(b, c, warps);
-          out[i * reps + rep] = shift >= 0 ? key >> shift : floor_div(key, g);
-        });
+        const Layout& l = *b.layout;
+        const std::int64_t bits = b.elem_bits;
+        if (shift >= 0 && r.space == Space::kShared && small(l, AxisId::m, bits, b.smem_base_bytes * 8)) {
+          const std::int64_t base = b.smem_base_bytes * 8;
+          const int mi = static_cast<int>(AxisId::m);
+          sw.for_each([&](std::int64_t i, std::int64_t rep, const Coord& c) {
+            out[i * reps + rep] = (base + c.value[mi] * bits) >> shift;
+          });
+        } else if (shift >= 0 && r.space == Space::kTmem && small(l, AxisId::TCol, bits, 0) &&
+                   small(l, AxisId::TLane, 1, b.tmem_lane) && std::abs(b.tmem_col) < (std::int64_t{1} << 40)) {
+          const int li = static_cast<int>(AxisId::TLane), ci = static_cast<int>(AxisId::TCol);
+          const std::int64_t lane0 = b.tmem_lane, col0 = b.tmem_col, cols = keys.stride;
+          sw.for_each([&](std::int64_t i, std::int64_t rep, const Coord& c) {
+            const std::int64_t lane = lane0 + c.value[li], colbits = c.value[ci] * bits;
+            const std::int64_t col = col0 + (colbits >> 5);
+            if (lane < 0 || col < 0 || col >= cols) (void)keys.key(b, c, warps);  // throws, naming the cell
+            out[i * reps + rep] = (((lane * cols + col) << 5) + (colbits & 31)) >> shift;
+          });
+        } else {
+          sw.for_each([&](std::int64_t i, std::int64_t rep, const Coord& c) {
+            const std::int64_t key = keys.key(b, c, warps);
+            out[i * reps + rep] = shift >= 0 ? key >> shift : floor_div(key, g);
+          });
+        }
         a.units = std::move(units);
       } catch (const InputError& e) {
         r.why_not = fmt::format("op '{}' on '{}': [{}] {}", m_.ops[a.op].name, a.acc.region->text, e.check_id(),
@@ -373,7 +411,7 @@ class Coverage {
 
   // The state of one storage unit of a root (8 bytes).
   struct Cell {
-    std::int32_t writer = -1;  // access id of the last write, -1: never written
+    std::int32_t group = -1;   // write group of the last write (group_writer_ names its access), -1: never written
     std::int32_t wpoint : 31 = 0;  // that access's point
     std::uint32_t read : 1 = 0;    // read since the last write
   };
@@ -382,13 +420,16 @@ class Coverage {
   // when that range is small, else the sorted distinct units), and each access's cell indices.
   std::span<Cell> make_state(std::size_t root) {
     std::int64_t lo = INT64_MAX, hi = INT64_MIN, n = 0;
+    const std::vector<std::int64_t>* last = nullptr;
     for (const Access& a : accesses_) {
       if (a.root != root) continue;
+      n += static_cast<std::int64_t>(a.unit().size()) * a.units_per_elem;
+      if (a.units.get() == last) continue;  // the same region as the access before
+      last = a.units.get();
       for (std::int64_t u : a.unit()) {
         lo = std::min(lo, u);
         hi = std::max(hi, u + a.units_per_elem - 1);
       }
-      n += static_cast<std::int64_t>(a.unit().size()) * a.units_per_elem;
     }
     if (n == 0) return {};
     std::vector<std::int64_t> sorted;
@@ -431,33 +472,58 @@ class Coverage {
     if (!slot || (v.severity == Severity::kError && slot->severity != Severity::kError)) slot = v;
   }
 
+  // The access that last wrote a cell (its group's current owner).
+  std::int32_t writer_of(const Cell& c) const { return group_writer_[static_cast<std::size_t>(c.group)]; }
+
   void walk() {
+    live_.assign(accesses_.size(), 0);
+    consumed_.assign(accesses_.size(), 0);
+    group_writer_.resize(accesses_.size());
+    for (std::size_t i = 0; i < accesses_.size(); ++i) group_writer_[i] = static_cast<std::int32_t>(i);
     for (std::size_t root = 0; root < roots_.size(); ++root) {
       const Root& r = roots_[root];
       if (!r.has_writer || !r.why_not.empty()) continue;
       std::span<Cell> st = make_state(root);
       if (st.empty()) continue;
+      run_group_ = -1;
+      run_cells_ = nullptr;
       for (std::size_t id = 0; id < accesses_.size(); ++id) {
         Access& a = accesses_[id];
         if (a.root != root) continue;
+        if (a.acc.rmw && run_group_ >= 0 && a.cells.get() == run_cells_) {
+          // The next read-modify-write of exactly the cells the run's last access wrote, which
+          // no other access touched since (K steps into one accumulator): every cell is read and
+          // written again; only who owns the group changes.
+          const auto prev = static_cast<std::size_t>(group_writer_[static_cast<std::size_t>(run_group_)]);
+          live_[id] = live_[prev];
+          live_[prev] = 0;
+          consumed_[prev] = 1;
+          group_writer_[static_cast<std::size_t>(run_group_)] = static_cast<std::int32_t>(id);
+          if (ctx_.buffers[a.buffer].model->broadcast) write_units(st, id);  // reports it (slow, rare)
+          continue;
+        }
         if (!a.acc.write || a.acc.rmw) read_units(st, id);
-        if (a.acc.write) write_units(st, id);
+        if (a.acc.write) {
+          write_units(st, id);
+          run_group_ = static_cast<std::int32_t>(id);
+          run_cells_ = a.cells.get();
+        }
       }
       // Writes later ops read in part only.
       if (r.space == Space::kTmem || r.space == Space::kShared) {
         for (std::size_t id = 0; id < accesses_.size(); ++id) {
           Access& a = accesses_[id];
-          if (a.root != root || !a.acc.write || !a.consumed || a.live == 0) continue;
+          if (a.root != root || !a.acc.write || !consumed_[id] || live_[id] == 0) continue;
           const auto& cells = *a.cells;
           for (std::size_t j = 0; j < cells.size(); ++j) {
             const Cell& c = st[static_cast<std::size_t>(cells[j])];
-            if (c.writer != static_cast<std::int32_t>(id) || c.read) continue;
+            if (c.group < 0 || writer_of(c) != static_cast<std::int32_t>(id) || c.read) continue;
             Violation v{Kind::kUnread};
             v.severity = is_accumulator(a) ? Severity::kError : Severity::kWarning;
             v.access = id;
             v.point = static_cast<std::int64_t>(j) / a.units_per_elem;
             v.unit = a.unit()[static_cast<std::size_t>(v.point)] + static_cast<std::int64_t>(j) % a.units_per_elem;
-            v.count = a.live;
+            v.count = live_[id];
             add_violation(v);
             break;
           }
@@ -484,7 +550,8 @@ class Coverage {
     bool reported = false;
     for (std::size_t j = 0; j < cells.size(); ++j) {
       Cell& c = st[static_cast<std::size_t>(cells[j])];
-      if (c.writer < 0) {
+      if (c.group == run_group_) run_group_ = -1;  // the run's cells are touched
+      if (c.group < 0) {
         if (reported) continue;
         reported = true;
         if (local_rmw) {
@@ -499,12 +566,12 @@ class Coverage {
         add_violation(v);
         continue;
       }
-      Access& w = accesses_[static_cast<std::size_t>(c.writer)];
       if (!c.read) {
         c.read = 1;
-        --w.live;
+        const auto w = static_cast<std::size_t>(writer_of(c));
+        --live_[w];
+        consumed_[w] = 1;
       }
-      w.consumed = true;
     }
   }
 
@@ -529,7 +596,8 @@ class Coverage {
     for (std::size_t j = 0; j < cells.size(); ++j) {
       Cell& c = st[static_cast<std::size_t>(cells[j])];
       const std::int64_t p = static_cast<std::int64_t>(j) / a.units_per_elem;
-      if (c.writer == self) {
+      if (c.group == run_group_) run_group_ = -1;  // the run's cells are touched
+      if (c.group == self) {
         if (!same_op_reported && c.wpoint / a.replicas != p / a.replicas &&
             !broadcast_twins(a, c.wpoint / a.replicas, p / a.replicas)) {
           Violation v{Kind::kSameOpTwice};
@@ -543,11 +611,12 @@ class Coverage {
         }
         continue;
       }
-      if (c.writer >= 0 && !c.read) {
-        auto it = std::find_if(pending.begin(), pending.end(), [&](const auto& e) { return e.first == c.writer; });
+      if (c.group >= 0 && !c.read) {
+        const std::int32_t w = writer_of(c);
+        auto it = std::find_if(pending.begin(), pending.end(), [&](const auto& e) { return e.first == w; });
         if (it == pending.end()) {
-          pending.emplace_back(c.writer, 1);
-          live_before.push_back(accesses_[static_cast<std::size_t>(c.writer)].live);
+          pending.emplace_back(w, 1);
+          live_before.push_back(live_[static_cast<std::size_t>(w)]);
         } else {
           ++it->second;
         }
@@ -556,16 +625,16 @@ class Coverage {
           v.access = id;
           v.point = p;
           v.unit = unit_of(a, j);
-          v.other = static_cast<std::size_t>(c.writer);
+          v.other = static_cast<std::size_t>(w);
           v.other_point = c.wpoint;
           first_overlap = v;
         }
-        --accesses_[static_cast<std::size_t>(c.writer)].live;
+        --live_[static_cast<std::size_t>(w)];
       }
-      c.writer = self;
+      c.group = self;
       c.wpoint = static_cast<std::int32_t>(p);
       c.read = 0;
-      ++a.live;
+      ++live_[id];
     }
     if (first_overlap) {
       // Registers: re-covering every unread unit of each earlier write is the next iteration.
@@ -867,6 +936,15 @@ class Coverage {
   std::vector<Root> roots_;
   std::vector<Access> accesses_;
   std::map<std::size_t, std::optional<Violation>> first_;
+  // Per access: units whose last writer it is and that nobody read since; whether a later op
+  // read a unit it wrote.
+  std::vector<std::int64_t> live_;
+  std::vector<std::uint8_t> consumed_;
+  // Write groups: the cells one slow-path write set carry its access id as their group; a run of
+  // read-modify-writes of exactly those cells (K steps) hands the group on without touching them.
+  std::vector<std::int32_t> group_writer_;
+  std::int32_t run_group_ = -1;                          // the group a run may continue, -1: none
+  const std::vector<std::int32_t>* run_cells_ = nullptr; // its cells
   std::map<std::size_t, std::int64_t> counts_;
 };
 
