@@ -420,46 +420,53 @@ class Coverage {
   // when that range is small, else the sorted distinct units), and each access's cell indices.
   std::span<Cell> make_state(std::size_t root) {
     std::int64_t lo = INT64_MAX, hi = INT64_MIN, n = 0;
-    const std::vector<std::int64_t>* last = nullptr;
+    std::vector<const std::vector<std::int64_t>*> seen;  // regions shared by several accesses: once
     for (const Access& a : accesses_) {
       if (a.root != root) continue;
       n += static_cast<std::int64_t>(a.unit().size()) * a.units_per_elem;
-      if (a.units.get() == last) continue;  // the same region as the access before
-      last = a.units.get();
-      for (std::int64_t u : a.unit()) {
-        lo = std::min(lo, u);
-        hi = std::max(hi, u + a.units_per_elem - 1);
-      }
+      if (std::find(seen.begin(), seen.end(), a.units.get()) != seen.end()) continue;
+      seen.push_back(a.units.get());
+      const auto [mn, mx] = std::minmax_element(a.unit().begin(), a.unit().end());
+      if (mn == a.unit().end()) continue;
+      lo = std::min(lo, *mn);
+      hi = std::max(hi, *mx + a.units_per_elem - 1);
     }
     if (n == 0) return {};
-    std::vector<std::int64_t> sorted;
-    const bool dense = hi - lo < std::max<std::int64_t>(4 * n, 1 << 16);
-    if (!dense) {
-      for (const Access& a : accesses_)
-        if (a.root == root)
-          for (std::int64_t u : a.unit())
-            for (std::int64_t k = 0; k < a.units_per_elem; ++k) sorted.push_back(u + k);
-      std::sort(sorted.begin(), sorted.end());
-      sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-    }
+    const bool dense = hi - lo < std::max<std::int64_t>(8 * n, 1 << 18);
+    // Sparse roots (a global output tile in a wide tensor): units numbered in first-seen order
+    // through an open-addressing table (no sort).
+    std::size_t cap = 16;
+    if (!dense)
+      while (cap < 2 * static_cast<std::size_t>(n)) cap *= 2;
+    std::vector<std::int64_t> keys(dense ? 0 : cap, INT64_MIN);
+    std::vector<std::int32_t> vals(dense ? 0 : cap, -1);
+    std::int32_t next = 0;
+    auto index_of = [&](std::int64_t u) -> std::int32_t {
+      if (dense) return static_cast<std::int32_t>(u - lo);
+      std::size_t h = static_cast<std::size_t>(static_cast<std::uint64_t>(u) * 0x9E3779B97F4A7C15ull) & (cap - 1);
+      while (keys[h] != INT64_MIN && keys[h] != u) h = (h + 1) & (cap - 1);
+      if (keys[h] == INT64_MIN) {
+        keys[h] = u;
+        vals[h] = next++;
+      }
+      return vals[h];
+    };
     std::map<const std::vector<std::int64_t>*, std::shared_ptr<const std::vector<std::int32_t>>> done;
     for (Access& a : accesses_) {
       if (a.root != root) continue;
       auto& c = done[a.units.get()];
-      if (!c || static_cast<std::int64_t>(c->size()) != static_cast<std::int64_t>(a.unit().size()) * a.units_per_elem) {
+      if (!c) {
         auto cells = std::make_shared<std::vector<std::int32_t>>();
         cells->reserve(a.unit().size() * static_cast<std::size_t>(a.units_per_elem));
         for (std::int64_t u : a.unit())
-          for (std::int64_t k = 0; k < a.units_per_elem; ++k)
-            cells->push_back(static_cast<std::int32_t>(
-                dense ? u + k - lo : std::lower_bound(sorted.begin(), sorted.end(), u + k) - sorted.begin()));
+          for (std::int64_t k = 0; k < a.units_per_elem; ++k) cells->push_back(index_of(u + k));
         c = std::move(cells);
       }
       a.cells = c;
     }
     // One arena reused across roots and models: no page faults for a fresh array each time.
     static thread_local std::vector<Cell> arena;
-    const std::size_t size = dense ? static_cast<std::size_t>(hi - lo + 1) : sorted.size();
+    const std::size_t size = dense ? static_cast<std::size_t>(hi - lo + 1) : static_cast<std::size_t>(next);
     if (arena.size() < size) arena.resize(size);
     std::fill(arena.begin(), arena.begin() + static_cast<std::ptrdiff_t>(size), Cell{});
     return {arena.data(), size};
@@ -548,9 +555,13 @@ class Coverage {
     const auto& cells = *a.cells;
     const bool local_rmw = a.acc.rmw && roots_[a.root].space == Space::kLocal;
     bool reported = false;
+    std::int64_t* live = live_.data();
+    std::uint8_t* consumed = consumed_.data();
+    const std::int32_t* gw = group_writer_.data();
+    std::int32_t run = run_group_;
     for (std::size_t j = 0; j < cells.size(); ++j) {
       Cell& c = st[static_cast<std::size_t>(cells[j])];
-      if (c.group == run_group_) run_group_ = -1;  // the run's cells are touched
+      if (c.group == run) run = -1;  // the run's cells are touched
       if (c.group < 0) {
         if (reported) continue;
         reported = true;
@@ -568,11 +579,12 @@ class Coverage {
       }
       if (!c.read) {
         c.read = 1;
-        const auto w = static_cast<std::size_t>(writer_of(c));
-        --live_[w];
-        consumed_[w] = 1;
+        const auto w = static_cast<std::size_t>(gw[c.group]);
+        --live[w];
+        consumed[w] = 1;
       }
     }
+    run_group_ = run;
   }
 
   void write_units(std::span<Cell> st, std::size_t id) {
