@@ -84,7 +84,8 @@ Footprint footprint(const KernelContext& ctx, const ResolvedBuffer& b) {
       f.why_not = fmt::format("its storage spans {} bytes, past the {} this check compares", hi - lo + 1, kMaxSpan);
       return f;
     }
-    f.lo = lo - (((lo % 64) + 64) % 64);  // word-aligned, so two bitmaps AND word by word
+    lo -= ((lo % 64) + 64) % 64;  // word-aligned, so two bitmaps AND word by word
+    f.lo = lo;
     f.hi = hi;
     f.bits.assign(static_cast<std::size_t>((hi - lo) / 64 + 1), 0);
     for_each_key(ctx, b, [&](std::int64_t, std::int64_t key) {
