@@ -86,33 +86,54 @@ SmemDescriptor SmemDescriptor::decode(std::uint64_t bits, DescriptorVariant vari
 }
 
 std::uint64_t SmemDescriptor::element_address(int mn, int k, int elem_bytes, bool mn_major) const {
+  if (elem_bytes != 1 && elem_bytes != 2 && elem_bytes != 4 && elem_bytes != 8)
+    desc_error(fmt::format("element size {} bytes is not 1, 2, 4 or 8", elem_bytes));
+  return element_bit_address(mn, k, 8 * elem_bytes, mn_major) / 8;
+}
+
+std::uint64_t SmemDescriptor::element_bit_address(int mn, int k, int elem_bits, bool mn_major) const {
   if (lbo_absolute) desc_error("the absolute LBO mode (bit 52, sm_103a) is not modelled");
   if (swizzle == TmaSwizzle::k128BAtom32B)
     desc_error("128B_ATOM_32B operands are not modelled (the MN-major K stride is unstated; K-major is invalid)");
-  if (elem_bytes != 1 && elem_bytes != 2 && elem_bytes != 4 && elem_bytes != 8)
-    desc_error(fmt::format("element size {} bytes is not 1, 2, 4 or 8", elem_bytes));
+  if (elem_bits != 4 && elem_bits != 8 && elem_bits != 16 && elem_bits != 32 && elem_bits != 64)
+    desc_error(fmt::format("element size {} bits is not 4, 8, 16, 32 or 64", elem_bits));
   if (mn < 0 || k < 0) desc_error(fmt::format("negative operand index ({}, {})", mn, k));
   const std::uint64_t kChunk = 16, kRows = 8;  // core matrix: 8 rows x 16 bytes
-  const std::uint64_t e = static_cast<std::uint64_t>(elem_bytes), t = kChunk / e;
+  const std::uint64_t bits = static_cast<std::uint64_t>(elem_bits), t = kChunk * 8 / bits;
   const std::uint64_t m = static_cast<std::uint64_t>(mn), kk = static_cast<std::uint64_t>(k);
   if (swizzle == TmaSwizzle::kNone) {
-    if (!mn_major) return start_address + (m / kRows) * sbo + (kk / t) * lbo + (m % kRows) * kChunk + (kk % t) * e;
-    return start_address + (m / t) * sbo + (m % t) * e + (kk / kRows) * lbo + (kk % kRows) * kChunk;
+    if (!mn_major)
+      return 8 * (start_address + (m / kRows) * sbo + (kk / t) * lbo + (m % kRows) * kChunk) + (kk % t) * bits;
+    return 8 * (start_address + (m / t) * sbo + (kk / kRows) * lbo + (kk % kRows) * kChunk) + (m % t) * bits;
   }
   const std::uint64_t span = static_cast<std::uint64_t>(tma_swizzle_span_bytes(swizzle));
-  std::uint64_t pre;
+  std::uint64_t pre_bits;  // unswizzled bit address; the swizzle moves whole 16-byte chunks
   if (!mn_major) {
-    if (kk * e >= span)
+    if (kk * bits >= span * 8)
       desc_error(fmt::format("K-major element k = {} lies beyond the {}-byte swizzle span", k, span));
-    pre = start_address + (m / kRows) * sbo + (m % kRows) * span + kk * e;
+    pre_bits = 8 * (start_address + (m / kRows) * sbo + (m % kRows) * span) + kk * bits;
   } else {
-    const std::uint64_t row = span / e;  // MN elements per swizzled row
-    pre = start_address + (m / row) * lbo + (m % row) * e + (kk / kRows) * sbo + (kk % kRows) * span;
+    const std::uint64_t row = span * 8 / bits;  // MN elements per swizzled row
+    pre_bits = 8 * (start_address + (m / row) * lbo + (kk / kRows) * sbo + (kk % kRows) * span) + (m % row) * bits;
   }
   // The line index counted from the base offset, modulo the lines of one pattern (S / 16).
+  const std::uint64_t pre = pre_bits / 8;
   const std::uint64_t lines = span / kChunk;
   const std::uint64_t phase = ((pre >> 7) + 8 * lines - static_cast<std::uint64_t>(base_offset)) % lines;
-  return pre ^ (phase << 4);
+  return pre_bits ^ (phase << 7);
+}
+
+CanonicalAddresser::CanonicalAddresser(const SmemDescriptor& d, int elem_bits, bool mn_major)
+    : start_(d.start_address), lbo_(d.lbo), sbo_(d.sbo), bits_(static_cast<std::uint64_t>(elem_bits)), t_(1),
+      mn_major_(mn_major) {
+  (void)d.element_bit_address(0, 0, elem_bits, mn_major);  // the same validation
+  t_ = 128 / bits_;
+  span_ = static_cast<std::uint64_t>(tma_swizzle_span_bytes(d.swizzle));
+  if (span_) {
+    row_ = span_ * 8 / bits_;
+    lines_ = span_ / 16;
+    shift_ = 8 * lines_ - static_cast<std::uint64_t>(d.base_offset);
+  }
 }
 
 }  // namespace tirx::hw

@@ -14,12 +14,15 @@ namespace {
 // The H200 readback (tests/golden/hw/h200_tma.json): a tile load whose inner start coordinate
 // is not 16-byte aligned faults with "an illegal instruction was encountered".
 constexpr std::int64_t kInnerOriginAlignBytes = 16;
+// cuTensorMapEncodeTiled (cuda.h, CUDA 13.0): globalStrides[i] < 2^40.
+constexpr std::int64_t kMaxStrideBytes = std::int64_t{1} << 40;
 
 [[noreturn]] void box_error(std::string msg, std::string note = {}) {
   throw InputError("tma.box", std::move(msg), {}, std::nullopt, std::move(note));
 }
 
-void validate(const Target& target, const GlobalTensor& g, const TmaTileLoad& l, bool check_data = true) {
+// Every rule of the header except the data size (check_data).
+void validate(const Target& target, const GlobalTensor& g, const TmaTileLoad& l) {
   int rank = static_cast<int>(g.dims.size());
   if (rank < 1 || rank > target.tma_rank_max)
     box_error(fmt::format("tensor rank {} is outside [1, {}]", rank, target.tma_rank_max));
@@ -30,22 +33,18 @@ void validate(const Target& target, const GlobalTensor& g, const TmaTileLoad& l,
                           g.strides_bytes.size()));
   if (static_cast<int>(l.box.size()) != rank || static_cast<int>(l.coords.size()) != rank)
     box_error(fmt::format("box and coordinates need {} entries each (the tensor rank)", rank));
-  std::int64_t below = checked_mul(g.dims[0], g.elem_bytes, "tensor extent");
   for (int i = 0; i < rank; ++i) {
     if (g.dims[i] < 1) box_error(fmt::format("tensor dimension {} has extent {}", i, g.dims[i]));
     if (l.box[i] < 1 || l.box[i] > target.tma_box_dim_max)
       box_error(fmt::format("box dimension {} is {}; it must be in [1, {}]", i, l.box[i], target.tma_box_dim_max));
     if (i > 0) {
-      std::int64_t s = g.strides_bytes[i - 1];
-      if (s % 16 != 0 || s < below)
-        box_error(fmt::format("global stride of dimension {} is {} bytes; it must be a multiple of 16 and at least "
-                              "{} (the extent below)",
-                              i, s, below));
-      below = checked_mul(s, g.dims[i], "tensor extent");
+      // cuda.h: a multiple of 16 below 2^40; no order (H200 readback h200_tma_nd.json).
+      const std::int64_t s = g.strides_bytes[i - 1];
+      if (s < 0 || s % 16 != 0 || s >= kMaxStrideBytes)
+        box_error(fmt::format("global stride of dimension {} is {} bytes; it must be a multiple of 16 in [0, 2^40)",
+                              i, s));
     }
   }
-  if (check_data && static_cast<std::int64_t>(g.bytes.size()) < below)
-    box_error(fmt::format("tensor data has {} bytes; its dims and strides need {}", g.bytes.size(), below));
   std::int64_t inner = l.box[0] * g.elem_bytes;
   if (inner % target.tma_inner_box_bytes_multiple != 0)
     box_error(fmt::format("inner box extent {} bytes is not a multiple of {}", inner,
@@ -68,7 +67,28 @@ void validate(const Target& target, const GlobalTensor& g, const TmaTileLoad& l,
                           target.tma_smem_dst_align_bytes));
 }
 
+// The tensor's bytes must hold every element its dims and strides reach.
+void check_data(const GlobalTensor& g) {
+  std::int64_t need = checked_mul(g.dims[0], g.elem_bytes, "tensor extent");
+  for (std::size_t i = 1; i < g.dims.size(); ++i)
+    need = checked_add(need, checked_mul(g.strides_bytes[i - 1], g.dims[i] - 1, "tensor extent"), "tensor extent");
+  if (static_cast<std::int64_t>(g.bytes.size()) < need)
+    box_error(fmt::format("tensor data has {} bytes; its dims and strides need {}", g.bytes.size(), need));
+}
+
 }  // namespace
+
+TmaBoxGeometry tma_box_geometry(const Target& target, const GlobalTensor& g, const TmaTileLoad& l) {
+  validate(target, g, l);
+  TmaBoxGeometry geo;
+  geo.smem_dst = l.smem_dst;
+  geo.row_pitch = tma_box_row_pitch(g, l);
+  geo.elem_bytes = g.elem_bytes;
+  geo.swizzle = tma_swizzle_functor(l.swizzle);
+  geo.rows = 1;
+  for (std::size_t i = 1; i < l.box.size(); ++i) geo.rows *= l.box[i];  // <= 256^4, fits
+  return geo;
+}
 
 std::int64_t tma_box_row_pitch(const GlobalTensor& g, const TmaTileLoad& l) {
   return std::max<std::int64_t>(l.box.empty() ? 0 : l.box[0] * g.elem_bytes, tma_swizzle_span_bytes(l.swizzle));
@@ -82,15 +102,14 @@ std::int64_t tma_box_smem_bytes(const GlobalTensor& g, const TmaTileLoad& l) {
 
 std::vector<TmaElementPlacement> tma_tile_placement(const Target& target, const GlobalTensor& g,
                                                     const TmaTileLoad& l) {
-  validate(target, g, l);
+  const TmaBoxGeometry geo = tma_box_geometry(target, g, l);
+  check_data(g);
   int rank = static_cast<int>(g.dims.size());
   std::int64_t count = 1;
   for (auto b : l.box) count *= b;  // <= 256^5, fits
   std::vector<TmaElementPlacement> out;
   out.reserve(static_cast<std::size_t>(count));
   std::vector<std::int64_t> e(rank, 0);
-  Swizzle swz = tma_swizzle_functor(l.swizzle);
-  const std::int64_t pitch = tma_box_row_pitch(g, l);
   for (std::int64_t linear = 0; linear < count; ++linear) {
     TmaElementPlacement p;
     p.box_coord = e;
@@ -99,38 +118,9 @@ std::vector<TmaElementPlacement> tma_tile_placement(const Target& target, const 
       if (c < 0 || c >= g.dims[i]) p.out_of_bounds = true;
     }
     const std::int64_t row = linear / l.box[0];  // box row: (e1, e2, ...) flattened
-    std::uint64_t abs = l.smem_dst + static_cast<std::uint64_t>(row * pitch + e[0] * g.elem_bytes);
-    p.smem_address = swz.apply(abs);
+    p.smem_address = geo.address(row, e[0]);
     out.push_back(std::move(p));
     for (int i = 0; i < rank; ++i) {  // next box coordinate, dim 0 fastest
-      if (++e[i] < l.box[i]) break;
-      e[i] = 0;
-    }
-  }
-  return out;
-}
-
-std::vector<std::uint64_t> tma_tile_smem_addresses(const Target& target, const GlobalTensor& g, const TmaTileLoad& l,
-                                                   std::vector<bool>* out_of_bounds) {
-  validate(target, g, l, /*check_data=*/false);
-  const std::size_t rank = g.dims.size();
-  std::int64_t count = 1;
-  for (auto b : l.box) count *= b;  // <= 256^5, fits
-  std::vector<std::uint64_t> out;
-  out.reserve(static_cast<std::size_t>(count));
-  if (out_of_bounds) out_of_bounds->assign(static_cast<std::size_t>(count), false);
-  std::vector<std::int64_t> e(rank, 0);
-  const Swizzle swz = tma_swizzle_functor(l.swizzle);
-  const std::int64_t pitch = tma_box_row_pitch(g, l);
-  for (std::int64_t linear = 0; linear < count; ++linear) {
-    if (out_of_bounds)
-      for (std::size_t i = 0; i < rank; ++i) {
-        const std::int64_t c = l.coords[i] + e[i];
-        if (c < 0 || c >= g.dims[i]) (*out_of_bounds)[static_cast<std::size_t>(linear)] = true;
-      }
-    const std::int64_t row = linear / l.box[0];
-    out.push_back(swz.apply(l.smem_dst + static_cast<std::uint64_t>(row * pitch + e[0] * g.elem_bytes)));
-    for (std::size_t i = 0; i < rank; ++i) {
       if (++e[i] < l.box[i]) break;
       e[i] = 0;
     }

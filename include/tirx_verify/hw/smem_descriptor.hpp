@@ -63,9 +63,39 @@ struct SmemDescriptor {
   // 128B_ATOM_32B (its MN-major K stride is unstated), K-major k beyond the swizzle span,
   // elem_bytes not 1, 2, 4 or 8, negative indices.
   std::uint64_t element_address(int mn, int k, int elem_bytes, bool mn_major) const;
+  // The same in bits, for elem_bits 4, 8, 16, 32 or 64: sub-byte elements (float4_e2m1fn,
+  // two per byte) have T = 128 / elem_bits elements per 16-byte core-matrix row, and element
+  // (mn, k) starts at bit (k % T) * elem_bits (K-major) of its row. element_address(mn, k, e,
+  // major) == element_bit_address(mn, k, 8 e, major) / 8. Throws as element_address.
+  std::uint64_t element_bit_address(int mn, int k, int elem_bits, bool mn_major) const;
 
   // tcgen05.cp source: byte address of 16-byte chunk `chunk` of row `row` (K-major bytes).
   std::uint64_t chunk_address(int row, int chunk) const { return element_address(row, 16 * chunk, 1, false); }
+};
+
+// element_bit_address with the descriptor, element size and major-ness fixed: validated once
+// (throws as element_address), then `bit(mn, k)` is plain arithmetic, for checkers that walk
+// every element of a tile. bit(mn, k) == desc.element_bit_address(mn, k, elem_bits, mn_major),
+// except that a K-major k beyond the swizzle span is not rejected (callers keep k in range).
+class CanonicalAddresser {
+ public:
+  CanonicalAddresser(const SmemDescriptor& d, int elem_bits, bool mn_major);
+  std::uint64_t bit(std::uint64_t mn, std::uint64_t k) const {
+    if (span_ == 0) {
+      if (!mn_major_)
+        return 8 * (start_ + (mn / 8) * sbo_ + (k / t_) * lbo_ + (mn % 8) * 16) + (k % t_) * bits_;
+      return 8 * (start_ + (mn / t_) * sbo_ + (k / 8) * lbo_ + (k % 8) * 16) + (mn % t_) * bits_;
+    }
+    const std::uint64_t pre_bits =
+        mn_major_ ? 8 * (start_ + (mn / row_) * lbo_ + (k / 8) * sbo_ + (k % 8) * span_) + (mn % row_) * bits_
+                  : 8 * (start_ + (mn / 8) * sbo_ + (mn % 8) * span_) + k * bits_;
+    const std::uint64_t line = pre_bits >> 10;  // (byte address >> 7)
+    return pre_bits ^ (((line + shift_) % lines_) << 7);
+  }
+
+ private:
+  std::uint64_t start_, lbo_, sbo_, bits_, t_, span_ = 0, row_ = 0, lines_ = 1, shift_ = 0;
+  bool mn_major_;
 };
 
 }  // namespace tirx::hw

@@ -19,16 +19,25 @@
 //   With dst = 384 (3 lines past a 1024-byte boundary) row 0's first chunk goes to 384 + 48.
 //
 // Checked (InputError "tma.box" unless noted): rank in [1, rank_max]; element size 1, 2, 4
-// or 8 bytes; dims >= 1; every global stride (dims 1..) a multiple of 16 bytes and at least
-// the extent of the dimension below; box[i] in [1, box_dim_max]; box[0] * elem_bytes a
+// or 8 bytes; dims >= 1; every global stride (dims 1..) a multiple of 16 bytes and below
+// 2^40 (cuda.h) — in any order: strides need not increase with the dimension, may overlap
+// (a stride below the extent of the dimension under it) and may be 0 (H200 readback
+// h200_tma_nd.json: the 3-, 4- and 5-D maps TVM's tma_auto builds for swizzled tiles wider
+// than a swizzle row, overlapping rows, a zero stride); box[i] in [1, box_dim_max]; box[0] * elem_bytes a
 // multiple of 16; with a swizzle box[0] * elem_bytes <= the swizzle span (cuda.h); the
 // box's inner start coordinate * elem_bytes a multiple of 16 (the H200 faults otherwise);
 // swizzle mode offered by the target (swizzle.legal); dst aligned to smem_dst_align_bytes
 // (128); the written range inside shared memory (smem.access).
 //
-// Evidence: the H200 readback tests/golden/hw/h200_tma.json (321 cases: element sizes 1-8,
+// A tile store (cp.async.bulk.tensor ... global.shared::cta) reads box element e from the same
+// shared-memory address a load would write it to (PTX §9.7.9.25: the swizzle mode describes
+// the shared-memory side of both directions; not measured for stores).
+//
+// Evidence: the H200 readbacks tests/golden/hw/h200_tma.json (321 cases: element sizes 1-8,
 // every swizzle mode, boxes narrower than the span, out-of-bounds origins, misaligned
-// destinations and origins) is reproduced case by case (hw_readback_replay_test.cpp).
+// destinations and origins) and h200_tma_nd.json (10 cases of rank 2-5 with unordered,
+// overlapping and zero strides, partial boxes, a destination at swizzle phase 3) are
+// reproduced case by case (hw_readback_replay_test.cpp).
 #pragma once
 
 #include <cstdint>
@@ -72,15 +81,28 @@ std::int64_t tma_box_smem_bytes(const GlobalTensor& tensor, const TmaTileLoad& l
 std::vector<TmaElementPlacement> tma_tile_placement(const Target& target, const GlobalTensor& tensor,
                                                     const TmaTileLoad& load);
 
-// The shared-memory address of every box element, dim 0 fastest (the order of
-// tma_tile_placement), without a vector per element and without the tensor's data:
-// tensor.bytes may be empty (its size is not checked). A tensor store (cp.async.bulk.tensor
-// .global.shared::cta, PTX ISA 9.1 §9.7.9.25) reads the box from the same addresses.
-// out_of_bounds, when given, receives one flag per element (zero-filled by a load, not stored
-// by a store). Throws as tma_tile_placement.
-std::vector<std::uint64_t> tma_tile_smem_addresses(const Target& target, const GlobalTensor& tensor,
-                                                   const TmaTileLoad& load,
-                                                   std::vector<bool>* out_of_bounds = nullptr);
+// Where a box lands, without the tensor's data: for checkers that walk millions of box
+// elements without allocating per element.
+//
+//   TmaBoxGeometry g = tma_box_geometry(target, tensor, load);   // validates as above
+//   g.address(row, e0)   row = e1 + box1 * (e2 + box2 * ...), e0 = dim-0 index
+//
+// For uint16, box 64 x 8, 128B, dst 0: address(1, 0) = 144 (row 1's first chunk in chunk 1).
+struct TmaBoxGeometry {
+  std::uint64_t smem_dst = 0;
+  std::int64_t row_pitch = 0;    // bytes between box rows (tma_box_row_pitch)
+  int elem_bytes = 0;
+  Swizzle swizzle;               // tma_swizzle_functor(load.swizzle)
+  std::int64_t rows = 0;         // box[1] * box[2] * ... (1 for rank 1)
+
+  std::uint64_t address(std::int64_t row, std::int64_t e0) const {
+    return swizzle.apply(smem_dst + static_cast<std::uint64_t>(row * row_pitch + e0 * elem_bytes));
+  }
+};
+// Validates `load` against the geometry of `tensor` (elem_bytes, dims, strides_bytes; its
+// `bytes` are not read, so they may be empty) and the target: every rule listed above.
+// Throws as tma_tile_placement.
+TmaBoxGeometry tma_box_geometry(const Target& target, const GlobalTensor& tensor, const TmaTileLoad& load);
 
 // Executes the load into `smem`. Throws as tma_tile_placement and smem.access.
 void tma_tile_load(const Target& target, const GlobalTensor& tensor, const TmaTileLoad& load, SharedMemory& smem);

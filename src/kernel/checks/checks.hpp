@@ -10,7 +10,9 @@
 
 namespace tirx::kernel::checks {
 
-std::vector<KernelFinding> overlap(const KernelContext& ctx);   // overlap.cpp
+std::vector<KernelFinding> overlap(const KernelContext& ctx);         // overlap.cpp
+std::vector<KernelFinding> tma_layout(const KernelContext& ctx);      // tma_layout.cpp
+std::vector<KernelFinding> mma_descriptor(const KernelContext& ctx);  // mma_descriptor.cpp
 std::vector<KernelFinding> coverage(const KernelContext& ctx);  // coverage.cpp
 std::vector<KernelFinding> bank_conflicts(const KernelContext& ctx);  // bank_conflicts.cpp
 std::vector<KernelFinding> fragment(const KernelContext& ctx);  // fragment.cpp

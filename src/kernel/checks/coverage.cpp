@@ -370,7 +370,7 @@ class Coverage {
     }
   }
 
-  // The shared side of a TMA: the bytes the box occupies (hw::tma_tile_smem_addresses), OOB
+  // The shared side of a TMA: the bytes the box occupies (hw::tma_box_geometry), OOB
   // elements included (a load zero-fills them). False when the hardware refuses the TMA (its
   // rule is kernel.tma-layout's finding): the region stands in.
   bool box_units(Access& a) {
@@ -394,14 +394,17 @@ class Coverage {
       }
       if (dst < 0) return false;
       load.smem_dst = static_cast<std::uint64_t>(dst);
-      const std::vector<std::uint64_t> addr = hw::tma_tile_smem_addresses(*ctx_.target, g, load);
+      const hw::TmaBoxGeometry geo = hw::tma_box_geometry(*ctx_.target, g, load);
       const Root& r = roots_[a.root];
       a.units_per_elem = a.box_elem_bits / r.gran_bits;
       a.replicas = 1;
       a.boxed = true;
-      auto units = std::make_shared<std::vector<std::int64_t>>(addr.size());
-      for (std::size_t i = 0; i < addr.size(); ++i)
-        (*units)[i] = checked_mul(static_cast<std::int64_t>(addr[i]), 8) / r.gran_bits;
+      const std::int64_t row_elems = tm.box.front();
+      auto units = std::make_shared<std::vector<std::int64_t>>(static_cast<std::size_t>(geo.rows * row_elems));
+      std::size_t i = 0;
+      for (std::int64_t row = 0; row < geo.rows; ++row)  // box order: dim 0 fastest
+        for (std::int64_t e0 = 0; e0 < row_elems; ++e0)
+          (*units)[i++] = checked_mul(static_cast<std::int64_t>(geo.address(row, e0)), 8) / r.gran_bits;
       a.units = std::move(units);
       return true;
     } catch (const InputError&) {

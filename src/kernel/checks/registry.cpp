@@ -11,6 +11,19 @@ const std::vector<KernelCheckInfo>& kernel_checks() {
        "the target",
        "the two buffers, one shared cell or byte with the element of each; or the total and the capacity",
        Severity::kError, checks::overlap},
+      {"kernel.tma-layout",
+       "a TMA load/store (tma.load/tma.store, or copy_async lowered as TVM's tma_auto) moves every element to the "
+       "shared byte the shared layout declares; box, coordinates, strides, swizzle and base agree with the regions",
+       "the first disagreeing element: box element, global and shared element, global byte, TMA byte, layout byte; "
+       "or the box element outside the regions, the element no box element moves, or the hardware rule",
+       Severity::kError, checks::tma_layout},
+      {"kernel.mma-descriptor",
+       "the canonical layout each shared-memory matrix descriptor names (tcgen05.mma, wgmma, tcgen05.cp, and the "
+       "descriptors TVM derives for gemm_async) equals the operand's layout on every element the instruction reads; "
+       "the instruction descriptor agrees with the op, the descriptors and the buffers",
+       "the operand, the first element (mn, k) with its buffer element, the descriptor's byte and the layout's byte; "
+       "or the region/tile sizes; or the instruction-descriptor fields that disagree",
+       Severity::kError, checks::mma_descriptor},
       {"kernel.coverage",
        "the ops that write a buffer write each storage cell once per pass, every cell an op reads was written before, "
        "no two threads store one element, broadcast views are not written, and no write is read only in part",

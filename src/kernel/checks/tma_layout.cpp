@@ -1,0 +1,515 @@
+// kernel.tma-layout: a TMA load/store moves every element to (or from) the shared byte the
+// shared buffer's layout declares.
+//
+// Subjects: every tma.load / tma.store, and every copy / copy_async with dispatch tma (lowered
+// first to TMA instructions as TVM's planners do, kernel/lower_tma.hpp). For each box element
+// of each instruction (hw::tma_box_geometry: PTX ISA 9.1 §9.7.9.25, §5.5.7, validated against
+// the H200 readbacks h200_tma.json and h200_tma_nd.json):
+//
+//   global byte   G = base + sum_i (coords_i + e_i) * stride_i        (tensor map, stride_0 = element bytes)
+//   global elem   the element of the op's `global` region whose storage holds G (global layout)
+//   shared elem   the element of the `smem` region at the same row-major position
+//   layout byte   L = placement + m(shared elem) * bits / 8           (swizzle included)
+//   TMA byte      T = swizzle(dst + row * pitch + e_0 * element bytes) (absolute address)
+//
+// and T must equal L. Element sizes may differ between the tensor map and the buffers when one
+// divides the other (a uint16 map over uint8 scale factors): the comparison then runs per piece
+// of the smaller size, in bits. Also reported: a box element inside the tensor whose global
+// byte is no element of the `global` region (the TMA touches bytes the op does not declare,
+// e.g. a box that runs into the next pipeline stage), a region element no box element moves,
+// element sizes that do not fit together, and every rule of the hardware model (tma.box,
+// swizzle.legal) as a fail naming it. Box elements outside the tensor (zero fill on loads,
+// clipped on stores) are counted, not compared.
+//
+// A swizzled shared buffer whose storage does not start on a period boundary gets the pattern
+// phase in the message (the hardware swizzles absolute addresses; the layout assumes phase 0),
+// and a fix naming the aligned placement. Other fixes come from re-running the comparison with
+// the layout's own swizzle mode and with the tensor map TVM's planner derives from the two
+// regions: when one of them passes, the fields that differ are the fix.
+#include <algorithm>
+#include <optional>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "checks.hpp"
+#include "region_bits.hpp"
+#include "tirx_verify/hw/target.hpp"
+#include "tirx_verify/hw/tma.hpp"
+#include "tirx_verify/kernel/lower_tma.hpp"
+#include "tirx_verify/layout/checked.hpp"
+#include "tirx_verify/layout/error.hpp"
+
+namespace tirx::kernel::checks {
+
+namespace {
+
+constexpr std::int64_t kMaxRegionElements = std::int64_t{1} << 20;
+constexpr std::int64_t kMaxBoxPieces = std::int64_t{1} << 23;
+
+// One tensor map and the instructions issued with it.
+struct TmaRun {
+  int tbits = 0;
+  std::vector<std::int64_t> dims, strides_bytes, box;
+  hw::TmaSwizzle swizzle = hw::TmaSwizzle::kNone;
+  std::int64_t global_base_bytes = 0;
+  std::vector<TmaPlan::Issue> issues;
+};
+
+TmaRun run_of_plan(const TmaPlan& p) {
+  return TmaRun{p.elem_bits, p.dims, p.strides_bytes, p.box, p.swizzle, p.global_base_bytes, p.issues};
+}
+
+// The op's two regions and their storage addresses.
+struct Sides {
+  const ResolvedBuffer* g = nullptr;
+  const ResolvedBuffer* s = nullptr;
+  const Region* gr = nullptr;
+  const Region* sr = nullptr;
+  RegionBits gb, sb;
+  std::optional<BitIndex> gi;
+};
+
+nlohmann::json bits_json(std::int64_t bit) {
+  if (bit % 8 == 0) return bit / 8;
+  return {{"byte", floor_div(bit, 8)}, {"bit", floor_mod(bit, 8)}};
+}
+
+std::string elem_text(const Region& r, std::int64_t i) { return r.buffer + coord_text(r.coord(i)); }
+
+struct Verdict {
+  enum Kind { kPass, kRule, kMismatch, kOutside, kUncovered, kLimit } kind = kPass;
+  std::string message;
+  nlohmann::json witness;
+  std::int64_t pieces = 0, mismatches = 0, outside = 0, oob = 0, uncovered = 0;
+};
+
+Verdict simulate(const KernelContext& ctx, const TmaRun& run, const Sides& sd) {
+  Verdict v;
+  const std::int64_t gbits = sd.gb.elem_bits;
+  const std::int64_t piece = std::min<std::int64_t>(run.tbits, gbits);
+  const std::int64_t per = run.tbits / piece;
+  const std::size_t rank = run.box.size();
+  std::int64_t box_elems = 1;
+  for (auto b : run.box) box_elems = checked_mul(box_elems, b);
+  if (checked_mul(checked_mul(box_elems, per), static_cast<std::int64_t>(run.issues.size())) > kMaxBoxPieces) {
+    v.kind = Verdict::kLimit;
+    v.message = fmt::format("{} instruction(s) of {} box elements exceed the limit of {} compared pieces",
+                            run.issues.size(), box_elems, kMaxBoxPieces);
+    return v;
+  }
+  hw::GlobalTensor geo;
+  geo.elem_bytes = run.tbits / 8;
+  geo.dims = run.dims;
+  geo.strides_bytes = run.strides_bytes;
+  std::vector<std::int64_t> stride(rank);
+  for (std::size_t i = 0; i < rank; ++i) stride[i] = i == 0 ? geo.elem_bytes : run.strides_bytes[i - 1];
+  std::vector<char> covered(static_cast<std::size_t>(sd.gr->size()), 0);
+  bool have_mismatch = false, have_outside = false;
+  for (std::size_t k = 0; k < run.issues.size(); ++k) {
+    const TmaPlan::Issue& is = run.issues[k];
+    if (is.smem_byte < 0) {
+      v.kind = Verdict::kRule;
+      v.message = fmt::format("[smem.access] instruction {} names shared byte {}", k, is.smem_byte);
+      v.witness = {{"rule", "smem.access"}, {"issue", k}};
+      return v;
+    }
+    hw::TmaTileLoad load{run.box, is.coords, run.swizzle, static_cast<std::uint64_t>(is.smem_byte)};
+    hw::TmaBoxGeometry g;
+    try {
+      g = hw::tma_box_geometry(*ctx.target, geo, load);
+    } catch (const InputError& e) {
+      v.kind = Verdict::kRule;
+      v.message = fmt::format("the hardware refuses instruction {}: [{}] {}", k, e.check_id(), e.message());
+      v.witness = {{"rule", std::string(e.check_id())}, {"issue", k}, {"message", e.message()}};
+      if (!e.note().empty()) v.witness["note"] = e.note();
+      return v;
+    }
+    // Bound every global byte the box reaches before walking it (no overflow in the loop).
+    std::int64_t gbyte = run.global_base_bytes, reach = std::abs(run.global_base_bytes);
+    for (std::size_t i = 0; i < rank; ++i) {
+      gbyte = checked_add(gbyte, checked_mul(is.coords[i], stride[i], "TMA global byte"), "TMA global byte");
+      reach = checked_add(reach, checked_mul(std::abs(is.coords[i]) + run.box[i], std::abs(stride[i]), "TMA global byte"),
+                          "TMA global byte");
+    }
+    checked_mul(reach, 8, "TMA global bit");
+    std::vector<std::int64_t> e(rank, 0);
+    std::int64_t run_left = 0, run_step = 0, last_index = 0;
+    for (std::int64_t linear = 0; linear < box_elems; ++linear) {
+      bool oob = false;
+      for (std::size_t i = 0; i < rank; ++i) {
+        const std::int64_t c = is.coords[i] + e[i];
+        if (c < 0 || c >= run.dims[i]) oob = true;
+      }
+      const std::int64_t row = linear / run.box[0];
+      const std::int64_t tbyte = static_cast<std::int64_t>(g.address(row, e[0]));
+      if (e[0] == 0) run_left = 0;  // a new box row: global bytes jump
+      for (std::int64_t j = 0; j < per; ++j) {
+        ++v.pieces;
+        if (oob) {
+          ++v.oob;
+          run_left = 0;
+          continue;
+        }
+        const std::int64_t tbit = tbyte * 8 + j * piece, gbit = gbyte * 8 + j * piece;
+        std::optional<BitIndex::Hit> hit;
+        if (run_left > 0) {  // the next contiguous global element: no decoding
+          hit = BitIndex::Hit{last_index + run_step, 0};
+          --run_left;
+        } else {
+          hit = piece == gbits ? sd.gi->find_run(gbit, run_left, run_step) : sd.gi->find(gbit);
+        }
+        if (hit) last_index = hit->index;
+        if (!hit) {
+          ++v.outside;
+          if (!have_outside) {
+            have_outside = true;
+            std::vector<std::int64_t> tc(rank);
+            for (std::size_t i = 0; i < rank; ++i) tc[i] = is.coords[i] + e[i];
+            v.witness["outside"] = {{"issue", k},         {"box_element", e},     {"tensor_coords", tc},
+                                    {"global_byte", bits_json(gbit)}, {"tma_byte", bits_json(tbit)}};
+          }
+          continue;
+        }
+        const std::int64_t expected = sd.sb.bits[static_cast<std::size_t>(hit->index)] + hit->bit_off;
+        if (tbit != expected) {
+          ++v.mismatches;
+          if (!have_mismatch) {
+            have_mismatch = true;
+            v.witness["mismatch"] = {{"issue", k},
+                                     {"box_element", e},
+                                     {"global_element", sd.gr->coord(hit->index)},
+                                     {"smem_element", sd.sr->coord(hit->index)},
+                                     {"global_byte", bits_json(gbit)},
+                                     {"tma_byte", bits_json(tbit)},
+                                     {"layout_byte", bits_json(expected)}};
+          }
+        }
+        if (hit->bit_off == 0) covered[static_cast<std::size_t>(hit->index)] = 1;
+      }
+      for (std::size_t i = 0; i < rank; ++i) {  // next box element, dim 0 fastest
+        gbyte += stride[i];
+        if (++e[i] < run.box[i]) break;
+        gbyte -= run.box[i] * stride[i];
+        e[i] = 0;
+      }
+    }
+  }
+  std::int64_t first_uncovered = -1;
+  for (std::size_t i = 0; i < covered.size(); ++i)
+    if (!covered[i]) {
+      if (first_uncovered < 0) first_uncovered = static_cast<std::int64_t>(i);
+      ++v.uncovered;
+    }
+  const std::int64_t compared = v.pieces - v.oob;
+  if (v.mismatches) {
+    v.kind = Verdict::kMismatch;
+    const auto& w = v.witness["mismatch"];
+    const std::int64_t idx = *sd.gr->index_of(w["global_element"].get<std::vector<std::int64_t>>());
+    const auto tb = w["tma_byte"], lb = w["layout_byte"];
+    auto txt = [](const nlohmann::json& j) {
+      return j.is_number() ? fmt::format("byte {}", j.get<std::int64_t>())
+                           : fmt::format("byte {} bit {}", j["byte"].get<std::int64_t>(), j["bit"].get<int>());
+    };
+    v.message = fmt::format("element {} (global {}, box element {} of instruction {}): the TMA moves it to shared {}, "
+                            "the layout puts it at {}; {} of {} compared box elements disagree",
+                            elem_text(*sd.sr, idx), elem_text(*sd.gr, idx),
+                            coord_text(w["box_element"].get<std::vector<std::int64_t>>()), w["issue"].get<int>(),
+                            txt(tb), txt(lb), v.mismatches, compared);
+  } else if (v.outside) {
+    v.kind = Verdict::kOutside;
+    const auto& w = v.witness["outside"];
+    v.message = fmt::format("box element {} of instruction {} (tensor coordinates {}) is no element of region {}: the "
+                            "TMA moves global byte {} to shared byte {}, which the op does not declare; {} of {} box "
+                            "elements lie outside the regions",
+                            coord_text(w["box_element"].get<std::vector<std::int64_t>>()), w["issue"].get<int>(),
+                            coord_text(w["tensor_coords"].get<std::vector<std::int64_t>>()), sd.gr->text,
+                            w["global_byte"].dump(), w["tma_byte"].dump(), v.outside, v.pieces);
+  } else if (v.uncovered) {
+    v.kind = Verdict::kUncovered;
+    v.witness["uncovered"] = {{"global_element", sd.gr->coord(first_uncovered)},
+                              {"smem_element", sd.sr->coord(first_uncovered)},
+                              {"count", v.uncovered}};
+    v.message = fmt::format("element {} (global {}) is moved by no box element: {} of the region's {} elements are "
+                            "not covered",
+                            elem_text(*sd.sr, first_uncovered), elem_text(*sd.gr, first_uncovered), v.uncovered,
+                            covered.size());
+  }
+  if (v.kind != Verdict::kPass) {
+    v.witness["kind"] = v.kind == Verdict::kMismatch ? "mismatch" : v.kind == Verdict::kOutside ? "outside" : "uncovered";
+    v.witness["mismatches"] = v.mismatches;
+    v.witness["outside_elements"] = v.outside;
+    v.witness["uncovered_elements"] = v.uncovered;
+    v.witness["compared"] = compared;
+  }
+  return v;
+}
+
+std::string run_text(const TmaRun& r) {
+  return fmt::format("box {}, dims {}, strides_bytes {}, swizzle {}, {} instruction(s)", coord_text(r.box),
+                     coord_text(r.dims), coord_text(r.strides_bytes), hw::to_string(r.swizzle), r.issues.size());
+}
+
+// "box [64, 64] (not [64, 128]), coords [0, 64] (not [0, 0])": the fields of `good` that
+// differ from `bad` (same element size), or nothing.
+std::string plan_diff(const TmaRun& bad, const TmaRun& good) {
+  std::vector<std::string> d;
+  auto add = [&](const char* what, const std::vector<std::int64_t>& b, const std::vector<std::int64_t>& g) {
+    if (b != g) d.push_back(fmt::format("{} {} (not {})", what, coord_text(g), coord_text(b)));
+  };
+  if (bad.tbits != good.tbits) return {};
+  if (bad.swizzle != good.swizzle)
+    d.push_back(fmt::format("swizzle {} (not {})", hw::to_string(good.swizzle), hw::to_string(bad.swizzle)));
+  add("box", bad.box, good.box);
+  add("dims", bad.dims, good.dims);
+  add("strides_bytes", bad.strides_bytes, good.strides_bytes);
+  if (good.issues.size() == 1 && bad.issues.size() == 1) {
+    add("coords", bad.issues[0].coords, good.issues[0].coords);
+    if (bad.issues[0].smem_byte != good.issues[0].smem_byte)
+      d.push_back(fmt::format("shared destination byte {} (not {})", good.issues[0].smem_byte, bad.issues[0].smem_byte));
+  } else if (good.issues.size() != bad.issues.size()) {
+    d.push_back(fmt::format("{} instructions (not {})", good.issues.size(), bad.issues.size()));
+  }
+  std::string s;
+  for (const auto& x : d) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+struct Prepared {
+  Sides sd;
+  std::optional<KernelFinding> early;  // n/a / undecided / fail before simulating
+};
+
+Prepared prepare(const KernelContext& ctx, std::size_t op_index, const Region& global, const Region& smem) {
+  Prepared p;
+  Sides& sd = p.sd;
+  sd.g = ctx.buffer(global.buffer);
+  sd.s = ctx.buffer(smem.buffer);
+  sd.gr = &global;
+  sd.sr = &smem;
+  for (const ResolvedBuffer* b : {sd.g, sd.s})
+    if (!b->layout) {
+      p.early = op_finding(ctx, op_index, prove::Status::kNotApplicable,
+                           fmt::format("the layout of '{}' did not parse: {}", b->model->name, b->layout_error));
+      return p;
+    }
+  sd.gb = region_bits(*sd.g, global, kMaxRegionElements, /*want_bits=*/false);  // only inverted
+  sd.sb = region_bits(*sd.s, smem, kMaxRegionElements);
+  for (const RegionBits* rb : {&sd.gb, &sd.sb})
+    if (!rb->ok()) {
+      p.early = op_finding(ctx, op_index, prove::Status::kUndecided, rb->why_not);
+      return p;
+    }
+  if (sd.gb.elem_bits != sd.sb.elem_bits) {
+    KernelFinding f = op_finding(
+        ctx, op_index, prove::Status::kFail,
+        fmt::format("global '{}' is {} ({} bits) but shared '{}' is {} ({} bits): a TMA moves bytes, and the regions "
+                    "correspond element by element",
+                    sd.g->model->name, sd.g->model->dtype, sd.gb.elem_bits, sd.s->model->name, sd.s->model->dtype,
+                    sd.sb.elem_bits));
+    f.witness = {{"rule", "dtype"}, {"global_dtype", sd.g->model->dtype}, {"smem_dtype", sd.s->model->dtype}};
+    f.fix = "give the global and shared buffers elements of one size";
+    p.early = std::move(f);
+    return p;
+  }
+  sd.gi.emplace(sd.gb);
+  if (!sd.gi->usable()) {
+    sd.gb = region_bits(*sd.g, global, kMaxRegionElements);
+    sd.gi.emplace(sd.gb);
+  }
+  return p;
+}
+
+KernelFinding finish_fail(const KernelContext& ctx, std::size_t i, const Sides& sd, const Verdict& v,
+                          const std::string& what, std::string fix) {
+  std::string fix_from_phase;
+  const std::string phase = swizzle_phase_note(ctx, *sd.s, &fix_from_phase);
+  std::string msg = fmt::format("{}: {}", what, v.message);
+  if (!phase.empty()) {
+    msg += "; " + phase;
+    if (fix.empty()) fix = fix_from_phase;
+  }
+  KernelFinding f = op_finding(ctx, i, prove::Status::kFail, msg);
+  f.related = {sd.g->model->name, sd.s->model->name};
+  f.witness = v.witness;
+  if (!phase.empty()) {
+    const std::int64_t base = sd.s->smem_base_bytes;
+    f.witness["smem_base_bytes"] = base;
+  }
+  f.fix = std::move(fix);
+  return f;
+}
+
+std::string dtype_note(const TensorMapModel& tm, const Sides& sd) {
+  if (tm.dtype == sd.g->model->dtype) return {};
+  const int tbits = tm.elem_bytes * 8;
+  if (tbits == sd.gb.elem_bits)
+    return fmt::format("; the tensor map's {} elements are {}'s {} bits (no conversion)", tm.dtype, sd.g->model->name,
+                       sd.gb.elem_bits);
+  if (tbits > sd.gb.elem_bits)
+    return fmt::format("; each {} element of the tensor map is {} {} elements", tm.dtype, tbits / sd.gb.elem_bits,
+                       sd.g->model->dtype);
+  return fmt::format("; each {} element is {} {} elements of the tensor map", sd.g->model->dtype,
+                     sd.gb.elem_bits / tbits, tm.dtype);
+}
+
+KernelFinding check_instruction(const KernelContext& ctx, std::size_t i, const TmaOp& t) {
+  const TensorMapModel& tm = t.tensor_map;
+  for (auto s : tm.elem_strides)
+    if (s != 1)
+      return op_finding(ctx, i, prove::Status::kUndecided,
+                        fmt::format("element strides {} are not modelled (only 1)", coord_text(tm.elem_strides)));
+  if (tm.interleave != "none")
+    return op_finding(ctx, i, prove::Status::kUndecided,
+                      fmt::format("interleave {} is not modelled", tm.interleave));
+  Prepared p = prepare(ctx, i, t.global, t.smem);
+  if (p.early) return *p.early;
+  const Sides& sd = p.sd;
+  const int tbits = tm.elem_bytes * 8;
+  if (tbits % sd.gb.elem_bits != 0 && sd.gb.elem_bits % tbits != 0) {
+    KernelFinding f = op_finding(
+        ctx, i, prove::Status::kFail,
+        fmt::format("the tensor map's {} elements ({} bits) and {}'s {} elements ({} bits) do not divide one another",
+                    tm.dtype, tbits, sd.g->model->name, sd.g->model->dtype, sd.gb.elem_bits));
+    f.related = {sd.g->model->name, sd.s->model->name};
+    f.witness = {{"rule", "dtype"}, {"tensor_map_dtype", tm.dtype}, {"global_dtype", sd.g->model->dtype}};
+    f.fix = fmt::format("tensor map dtype {}", sd.g->model->dtype);
+    return f;
+  }
+  TmaRun run;
+  run.tbits = tbits;
+  run.dims = tm.dims;
+  run.strides_bytes = tm.strides_bytes;
+  run.box = tm.box;
+  run.swizzle = tm.swizzle;
+  TmaPlan::Issue is;
+  is.coords = t.coords;
+  if (t.smem_address) {
+    is.smem_byte = smem_address(ctx, *t.smem_address);
+  } else {
+    std::vector<std::int64_t> first;
+    for (const auto& d : t.smem.dims) first.push_back(d.lo);
+    is.smem_byte = smem_byte_images(*sd.s, first).front();
+  }
+  run.issues.push_back(is);
+  const Verdict v = simulate(ctx, run, sd);
+  const std::string what = t.store ? "tma.store" : "tma.load";
+  if (v.kind == Verdict::kLimit) return op_finding(ctx, i, prove::Status::kUndecided, v.message);
+  if (v.kind == Verdict::kPass) {
+    KernelFinding f = op_finding(
+        ctx, i, prove::Status::kPass,
+        fmt::format("every element of {} is {} shared memory where the layout puts it ({} elements, {}){}{}",
+                    sd.sr->text, t.store ? "read from" : "written to", sd.sr->size(), run_text(run), dtype_note(tm, sd),
+                    v.oob ? fmt::format("; {} box elements outside the tensor are {}", v.oob,
+                                        t.store ? "clipped" : "zero-filled")
+                          : ""));
+    f.related = {sd.g->model->name, sd.s->model->name};
+    return f;
+  }
+  // Fixes: the layout's own swizzle mode, then TVM's plan for these regions.
+  std::string fix;
+  const auto mode = layout_hw_swizzle(*sd.s->layout, sd.s->elem_bits);
+  if (mode && *mode != run.swizzle && v.kind != Verdict::kRule) {
+    TmaRun alt = run;
+    alt.swizzle = *mode;
+    if (simulate(ctx, alt, sd).kind == Verdict::kPass)
+      fix = fmt::format("tensor map swizzle {} (not {}) to match the layout of {}", hw::to_string(*mode),
+                        hw::to_string(run.swizzle), sd.s->model->name);
+  }
+  if (fix.empty()) {
+    const TmaLowering low = lower_tma_copy(ctx, t.smem, t.global);
+    if (low.plan) {
+      const TmaRun good = run_of_plan(*low.plan);
+      if (simulate(ctx, good, sd).kind == Verdict::kPass) {
+        const std::string d = plan_diff(run, good);
+        fix = d.empty() ? fmt::format("TVM's {} plan for these regions works: {}", low.plan->planner, run_text(good))
+                        : d;
+      }
+    }
+  }
+  KernelFinding f = finish_fail(ctx, i, sd, v, what, fix);
+  f.witness["tensor_map"] = {{"box", run.box}, {"dims", run.dims}, {"strides_bytes", run.strides_bytes},
+                             {"swizzle", std::string(hw::to_string(run.swizzle))}};
+  return f;
+}
+
+KernelFinding check_tile(const KernelContext& ctx, std::size_t i, const CopyOp& c) {
+  const ResolvedBuffer* dst = ctx.buffer(c.dst.buffer);
+  const bool load = dst->scope == prove::Scope::kShared;
+  const Region& smem = load ? c.dst : c.src;
+  const Region& global = load ? c.src : c.dst;
+  Prepared p = prepare(ctx, i, global, smem);
+  if (p.early) return *p.early;
+  const Sides& sd = p.sd;
+  const TmaLowering low = lower_tma_copy(ctx, smem, global);
+  if (!low.plan) {
+    if (low.stage == "not-modelled" || low.stage == "issues")
+      return op_finding(ctx, i, prove::Status::kUndecided, low.error);
+    KernelFinding f = op_finding(ctx, i, prove::Status::kFail,
+                                 fmt::format("TVM cannot lower this TMA copy between {} and {}: {}", global.text,
+                                             smem.text, low.error));
+    f.related = {sd.g->model->name, sd.s->model->name};
+    f.witness = {{"kind", "lowering"}, {"stage", low.stage}, {"reason", low.error}};
+    return f;
+  }
+  const TmaRun run = run_of_plan(*low.plan);
+  const Verdict v = simulate(ctx, run, sd);
+  if (v.kind == Verdict::kLimit) return op_finding(ctx, i, prove::Status::kUndecided, v.message);
+  const nlohmann::json plan = {{"planner", low.plan->planner},
+                               {"dtype", low.plan->dtype},
+                               {"box", run.box},
+                               {"dims", run.dims},
+                               {"strides_bytes", run.strides_bytes},
+                               {"swizzle", std::string(hw::to_string(run.swizzle))},
+                               {"instructions", run.issues.size()},
+                               {"first_coords", run.issues.front().coords},
+                               {"first_smem_byte", run.issues.front().smem_byte}};
+  if (v.kind == Verdict::kPass) {
+    KernelFinding f = op_finding(ctx, i, prove::Status::kPass,
+                                 fmt::format("TVM's {} plan ({}) {} every element of {} where the layout puts it",
+                                             low.plan->planner, run_text(run), load ? "writes" : "reads", smem.text));
+    f.related = {sd.g->model->name, sd.s->model->name};
+    f.witness = {{"plan", plan}};
+    return f;
+  }
+  std::string fix;
+  const SwizzleSpec* swz = sd.s->layout->swizzle();
+  const auto mode = layout_hw_swizzle(*sd.s->layout, sd.s->elem_bits);
+  std::string why = fmt::format("TVM's {} plan ({})", low.plan->planner, run_text(run));
+  if (swz && swz->swizzle_len > 0 && !mode) {
+    why += fmt::format(" takes the TMA swizzle from swizzle_len alone, but the layout's ComposeLayout({}, {}, {}) is "
+                       "not a hardware pattern for {} (16-byte chunks need per_element {}, 8-line atoms atom_len 3)",
+                       swz->per_element, swz->swizzle_len, swz->atom_len, sd.s->model->dtype,
+                       log2_exact(128 / std::max(1, sd.s->elem_bits)));
+    fix = fmt::format("lay {} out with a hardware swizzle: mma_shared_layout(\"{}\", ...) or ComposeLayout({}, {}, 3, "
+                      "...)",
+                      sd.s->model->name, sd.s->model->dtype, log2_exact(128 / std::max(1, sd.s->elem_bits)),
+                      swz->swizzle_len);
+  }
+  KernelFinding f = finish_fail(ctx, i, sd, v, why, fix);
+  f.witness["plan"] = plan;
+  return f;
+}
+
+}  // namespace
+
+std::vector<KernelFinding> tma_layout(const KernelContext& ctx) {
+  std::vector<KernelFinding> out;
+  for (std::size_t i = 0; i < ctx.model->ops.size(); ++i) {
+    const Op& op = ctx.op(i);
+    try {
+      if (const auto* t = std::get_if<TmaOp>(&op.data)) {
+        out.push_back(check_instruction(ctx, i, *t));
+      } else if (const auto* c = std::get_if<CopyOp>(&op.data); c && c->dispatch == "tma") {
+        out.push_back(check_tile(ctx, i, *c));
+      }
+    } catch (const InputError& e) {
+      KernelFinding f = op_finding(ctx, i, prove::Status::kFail, fmt::format("[{}] {}", e.check_id(), e.message()));
+      f.witness = {{"rule", std::string(e.check_id())}};
+      out.push_back(std::move(f));
+    }
+  }
+  return out;
+}
+
+}  // namespace tirx::kernel::checks
