@@ -1,6 +1,8 @@
 // Element images in hardware units (images.hpp).
 #include "tirx_verify/kernel/images.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "tirx_verify/layout/arch.hpp"
@@ -87,21 +89,21 @@ std::vector<std::int64_t> global_byte_images(const ResolvedBuffer& b, std::span<
   return out;
 }
 
-std::vector<TmemCell> tmem_images(const ResolvedBuffer& b, std::span<const std::int64_t> coord) {
-  const std::int64_t bits = bits_of(b);
-  std::vector<TmemCell> out;
-  for (const Coord& c : element_images(b, coord)) {
-    const std::int64_t colbits = checked_mul(c.get(AxisId::TCol), bits);
-    out.push_back({b.tmem_lane + c.get(AxisId::TLane), b.tmem_col + colbits / 32, static_cast<int>(colbits % 32)});
-  }
-  return out;
+std::int64_t smem_bit_of(const ResolvedBuffer& b, const Coord& c) {
+  return checked_add(checked_mul(b.smem_base_bytes, 8), checked_mul(c.get(AxisId::m), bits_of(b)));
+}
+
+TmemCell tmem_cell_of(const ResolvedBuffer& b, const Coord& c) {
+  const std::int64_t colbits = checked_mul(c.get(AxisId::TCol), bits_of(b));
+  return {checked_add(b.tmem_lane, c.get(AxisId::TLane)), checked_add(b.tmem_col, floor_div(colbits, 32)),
+          static_cast<int>(floor_mod(colbits, 32))};
 }
 
 namespace {
 
 // The register cell of one image `c` of a fragment element (header: thread axes relative to the
 // op's warps). Returns an empty string on success, else why the image names no thread of them.
-std::string reg_cell_of(const Coord& c, std::int64_t bits, const std::vector<int>& warps, RegCell& out) {
+std::string reg_cell_try(const Coord& c, std::int64_t bits, const std::vector<int>& warps, RegCell& out) {
   // Warp slot = index into the op's warps: 4 wgid + (tid_in_wg / 32 or wid_in_wg).
   std::int64_t warp_slot = -1, cta_warp = -1, lane = -1;
   if (c.has(AxisId::tx)) {
@@ -142,7 +144,7 @@ std::string reg_cell_of(const Coord& c, std::int64_t bits, const std::vector<int
     return fmt::format("(warp {} is not one of the op's warps)", cta_warp);
   }
   const std::int64_t regbits = checked_mul(c.get(AxisId::m), bits);
-  out = {static_cast<int>(cta_warp), static_cast<int>(lane), regbits / 32, static_cast<int>(regbits % 32)};
+  out = {static_cast<int>(cta_warp), static_cast<int>(lane), floor_div(regbits, 32), static_cast<int>(floor_mod(regbits, 32))};
   return {};
 }
 
@@ -191,13 +193,28 @@ void for_each_image(const ResolvedBuffer& b, std::int64_t max_points, std::int64
 
 }  // namespace
 
+RegCell reg_cell_of(const ResolvedBuffer& b, const Coord& c, const std::vector<int>& warps) {
+  RegCell cell;
+  const std::string why = reg_cell_try(c, bits_of(b), warps, cell);
+  if (!why.empty())
+    throw InputError("kernel.fragment",
+                     fmt::format("an element of fragment '{}' is held by {} {}", b.model->name, c.to_string(), why));
+  return cell;
+}
+
+std::vector<TmemCell> tmem_images(const ResolvedBuffer& b, std::span<const std::int64_t> coord) {
+  std::vector<TmemCell> out;
+  for (const Coord& c : element_images(b, coord)) out.push_back(tmem_cell_of(b, c));
+  return out;
+}
+
 std::vector<RegCell> reg_images(const ResolvedBuffer& b, std::span<const std::int64_t> coord,
                                 const std::vector<int>& warps) {
   const std::int64_t bits = bits_of(b);
   std::vector<RegCell> out;
   for (const Coord& c : element_images(b, coord)) {
     RegCell cell;
-    const std::string why = reg_cell_of(c, bits, warps, cell);
+    const std::string why = reg_cell_try(c, bits, warps, cell);
     if (!why.empty()) fragment_error(b, coord, c, why);
     out.push_back(cell);
   }
@@ -234,7 +251,7 @@ RegImageTable reg_image_table(const ResolvedBuffer& b, const std::vector<int>& w
   for_each_image(b, max_points, t.replicas, [&](std::int64_t, std::int64_t, const Coord& c) {
     if (t.cells.empty()) t.cells.reserve(static_cast<std::size_t>(element_count(b) * t.replicas));
     RegCell cell;
-    if (!reg_cell_of(c, bits, warps, cell).empty()) cell = RegCell{-1, 0, 0, 0};
+    if (!reg_cell_try(c, bits, warps, cell).empty()) cell = RegCell{-1, 0, 0, 0};
     t.cells.push_back(cell);
   });
   return t;

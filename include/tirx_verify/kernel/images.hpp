@@ -101,6 +101,14 @@ std::int64_t smem_address(const KernelContext& ctx, const AddressRef& a);
 // The TMEM (lane, 32-bit column) an AddressRef names, from the allocation base.
 TmemRef tmem_address(const KernelContext& ctx, const AddressRef& a);
 
+// The same units for one physical image (a Coord from element_images or RegionSweep), so a
+// sweep over many elements needs no allocation. Same errors as the functions above.
+// Shared memory: absolute BIT address of the element's first bit (8 x byte address, plus the
+// bit inside the byte for sub-byte dtypes).
+std::int64_t smem_bit_of(const ResolvedBuffer& b, const Coord& image);
+TmemCell tmem_cell_of(const ResolvedBuffer& b, const Coord& image);
+RegCell reg_cell_of(const ResolvedBuffer& b, const Coord& image, const std::vector<int>& warps);
+
 // "[0, 1, 8]" for messages and witnesses.
 std::string coord_text(std::span<const std::int64_t> c);
 

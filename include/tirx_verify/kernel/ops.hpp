@@ -92,6 +92,7 @@ struct MmaOp {
   std::string scale_vec;           // "", "1X", "2X", "4X"
   int sfa_id = 0, sfb_id = 0;      // the instruction descriptor's a_sf_id / b_sf_id: byte of the 32-bit SF cell
   bool ws = false;
+  bool accumulate = true;          // enable_input_d: D is read and written (false: overwritten)
 };
 
 // tcgen05.ld / tcgen05.st (PTX ISA 9.1 §9.7.16.8.3/4).
@@ -137,6 +138,7 @@ struct GemmAsyncOp {
   std::optional<Region> sfa, sfb;
   std::string scale_vec;
   bool ws = false;
+  bool accumulate = true;  // false: the op overwrites D (TIRx accum=False)
 };
 
 // wgmma.mma_async (Hopper, PTX ISA 9.1 §9.7.15.5).
@@ -145,6 +147,8 @@ struct WgmmaOp {
   DescriptorModel a_desc, b_desc;
   Region a, b;
   bool a_km = false, b_kn = false;
+  std::optional<Region> d;  // the accumulator register fragment (local), logical (M, N)
+  bool accumulate = true;   // scale-d: D is read and written (false: overwritten)
 };
 
 // ldmatrix / stmatrix (PTX ISA 9.1 §9.7.9.20/21).

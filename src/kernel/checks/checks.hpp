@@ -15,6 +15,9 @@ std::vector<KernelFinding> tma_layout(const KernelContext& ctx);      // tma_lay
 std::vector<KernelFinding> mma_descriptor(const KernelContext& ctx);  // mma_descriptor.cpp
 std::vector<KernelFinding> tmem_datapath(const KernelContext& ctx);   // tmem_datapath.cpp
 std::vector<KernelFinding> sf_layout(const KernelContext& ctx);       // sf_layout.cpp
+std::vector<KernelFinding> coverage(const KernelContext& ctx);  // coverage.cpp
+std::vector<KernelFinding> bank_conflicts(const KernelContext& ctx);  // bank_conflicts.cpp
+std::vector<KernelFinding> fragment(const KernelContext& ctx);  // fragment.cpp
 
 // A finding about op `i` (subject_kind "op").
 KernelFinding op_finding(const KernelContext& ctx, std::size_t i, prove::Status status, std::string message);

@@ -84,6 +84,7 @@ Footprint footprint(const KernelContext& ctx, const ResolvedBuffer& b) {
       f.why_not = fmt::format("its storage spans {} bytes, past the {} this check compares", hi - lo + 1, kMaxSpan);
       return f;
     }
+    lo -= ((lo % 64) + 64) % 64;  // word-aligned, so two bitmaps AND word by word
     f.lo = lo;
     f.hi = hi;
     f.bits.assign(static_cast<std::size_t>((hi - lo) / 64 + 1), 0);
@@ -102,23 +103,18 @@ Footprint footprint(const KernelContext& ctx, const ResolvedBuffer& b) {
   return f;
 }
 
-// The first key both footprints cover and how many they share; nullopt when none.
+// The first key both footprints cover and how many they share; nullopt when none. Both bitmaps
+// start at a multiple of 64, so they are compared a 64-bit word at a time.
 std::optional<std::pair<std::int64_t, std::int64_t>> first_common(const Footprint& a, const Footprint& b) {
   const std::int64_t lo = std::max(a.lo, b.lo), hi = std::min(a.hi, b.hi);
   std::optional<std::int64_t> first;
   std::int64_t n = 0;
-  for (std::int64_t key = lo; key <= hi;) {
-    // Word-aligned stepping on a's bitmap.
-    const std::int64_t ka = key - a.lo;
-    if (ka % 64 == 0 && key + 63 <= hi && a.bits[static_cast<std::size_t>(ka / 64)] == 0) {
-      key += 64;
-      continue;
-    }
-    if (a.has(key) && b.has(key)) {
-      if (!first) first = key;
-      ++n;
-    }
-    ++key;
+  for (std::int64_t w = lo; w <= hi; w += 64) {
+    const std::uint64_t x =
+        a.bits[static_cast<std::size_t>((w - a.lo) / 64)] & b.bits[static_cast<std::size_t>((w - b.lo) / 64)];
+    if (!x) continue;
+    if (!first) first = w + __builtin_ctzll(x);
+    n += __builtin_popcountll(x);
   }
   if (!first) return std::nullopt;
   return std::make_pair(*first, n);

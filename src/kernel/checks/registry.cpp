@@ -37,6 +37,23 @@ const std::vector<KernelCheckInfo>& kernel_checks() {
        "the first scale factor (MN index, scale index) with the cells the instruction reads and the layout's cells; "
        "or the source byte and destination cells of a tcgen05.cp element",
        Severity::kError, checks::sf_layout},
+      {"kernel.coverage",
+       "the ops that write a buffer write each storage cell once per pass, every cell an op reads was written before, "
+       "no two threads store one element, broadcast views are not written, and no write is read only in part",
+       "kind, buffer, cell (hardware units), first/second (op, buffer, element; regs for registers) or reader/writer",
+       Severity::kError, checks::coverage},
+      {"smem.bank-conflicts",
+       "every warp-wide shared-memory access of an op (ld/st.shared of access_bytes, ldmatrix/stmatrix) takes the ideal "
+       "number of wavefronts (H200-calibrated model); subject_kind \"op\" (the buffer-level check of the same id "
+       "runs with check --access)",
+       "warp, instruction, wavefronts vs ideal, the phase, bank and colliding threads (or rows), all addresses",
+       Severity::kWarning, checks::bank_conflicts},
+      {"kernel.fragment",
+       "the register fragment of an ldmatrix/stmatrix, mma.sync m16n8k16 or wgmma op is the instruction's own: every "
+       "thread's every register holds the element the instruction puts there (hw/ldmatrix.hpp, hw/mma_fragments.hpp)",
+       "operand/buffer, the element, the fragment's (warp, lane, reg, bit) and the instruction's (thread, register or "
+       "index, matrix row/col), shared bytes for ldmatrix",
+       Severity::kError, checks::fragment},
   };
   return kChecks;
 }

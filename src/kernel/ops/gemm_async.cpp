@@ -22,6 +22,7 @@ void parse_gemm_async(ObjectReader& o, Op& op, OpEnv& env) {
     o.fail("sfa", "a block-scaled gemm_async gives sfa, sfb and scale_vec together");
   g.ws = o.flag("ws");
   const bool accumulate = o.opt_bool("accumulate").value_or(true);
+  g.accumulate = accumulate;
   op.reads.push_back(g.a.buffer);
   op.reads.push_back(g.b.buffer);
   if (g.sfa) op.reads.push_back(g.sfa->buffer);

@@ -57,6 +57,7 @@ void parse_tcgen05_mma(ObjectReader& o, Op& op, OpEnv& env) {
   m.sfb_id = static_cast<int>(o.opt_integer("sfb_id", 0, 3).value_or(0));
   m.ws = o.flag("ws");
   const bool accumulate = o.opt_bool("accumulate").value_or(true);
+  m.accumulate = accumulate;
   if (is_block_scaled(m.mma_kind) != (m.sfa && m.sfb && !m.scale_vec.empty()))
     o.fail("mma_kind", is_block_scaled(m.mma_kind)
                            ? fmt::format("kind::{} is block-scaled: give sfa, sfb and scale_vec", m.mma_kind)

@@ -19,9 +19,13 @@ void parse_wgmma(ObjectReader& o, Op& op, OpEnv& env) {
   require_kept_rank(o, "b", w.b, 2);
   w.a_km = read_operand_dims(o, "a_dims", "MK", "KM");
   w.b_kn = read_operand_dims(o, "b_dims", "NK", "KN");
-  if (auto d = env.opt_region(o, "d", kLocalScope)) op.writes.push_back(d->buffer);
+  w.d = env.opt_region(o, "d", kLocalScope);
+  if (w.d) require_kept_rank(o, "d", *w.d, 2);
+  w.accumulate = o.opt_bool("accumulate").value_or(true);
   op.reads.push_back(w.a.buffer);
   op.reads.push_back(w.b.buffer);
+  if (w.d && w.accumulate) op.reads.push_back(w.d->buffer);
+  if (w.d) op.writes.push_back(w.d->buffer);
   op.data = std::move(w);
 }
 

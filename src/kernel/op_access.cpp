@@ -1,0 +1,80 @@
+// The regions each op kind reads and writes (op_access.hpp).
+#include "tirx_verify/kernel/op_access.hpp"
+
+#include <type_traits>
+
+#include "tirx_verify/kernel/model.hpp"
+
+namespace tirx::kernel {
+
+std::vector<RegionAccess> op_accesses(const Op& op, const KernelModel& m) {
+  std::vector<RegionAccess> out;
+  auto read = [&](const Region& r) { out.push_back({&r, false, false, nullptr}); };
+  auto write = [&](const Region& r, const Region* from_regs = nullptr) { out.push_back({&r, true, false, from_regs}); };
+  auto rmw = [&](const Region& r, bool accumulate) { out.push_back({&r, true, accumulate, nullptr}); };
+  std::visit(
+      [&](const auto& d) {
+        using T = std::decay_t<decltype(d)>;
+        if constexpr (std::is_same_v<T, TmaOp>) {
+          if (d.store) {
+            read(d.smem);
+            write(d.global);
+          } else {
+            read(d.global);
+            write(d.smem);
+          }
+        } else if constexpr (std::is_same_v<T, MmaOp>) {
+          if (d.a) read(*d.a);
+          if (d.b) read(*d.b);
+          if (d.sfa_region) read(*d.sfa_region);
+          if (d.sfb_region) read(*d.sfb_region);
+          rmw(d.d_region, d.accumulate);
+        } else if constexpr (std::is_same_v<T, GemmAsyncOp>) {
+          read(d.a);
+          read(d.b);
+          if (d.sfa) read(*d.sfa);
+          if (d.sfb) read(*d.sfb);
+          rmw(d.d, d.accumulate);
+        } else if constexpr (std::is_same_v<T, LdStOp>) {
+          if (d.store) {
+            read(d.regs);
+            write(d.tmem, &d.regs);
+          } else {
+            read(d.tmem);
+            write(d.regs);
+          }
+        } else if constexpr (std::is_same_v<T, CpOp>) {
+          read(d.smem);
+          write(d.tmem);
+        } else if constexpr (std::is_same_v<T, WgmmaOp>) {
+          read(d.a);
+          read(d.b);
+          if (d.d) rmw(*d.d, d.accumulate);
+        } else if constexpr (std::is_same_v<T, LdmatrixOp> || std::is_same_v<T, SmemAccessOp>) {
+          if (d.store) {
+            read(d.regs);
+            write(d.smem, &d.regs);
+          } else {
+            read(d.smem);
+            write(d.regs);
+          }
+        } else if constexpr (std::is_same_v<T, MmaSyncOp>) {
+          read(d.a);
+          read(d.b);
+          rmw(d.c, true);
+        } else if constexpr (std::is_same_v<T, CastOp>) {
+          read(d.src);
+          write(d.dst);
+        } else if constexpr (std::is_same_v<T, CopyOp>) {
+          read(d.src);
+          const BufferModel* src = m.find_buffer(d.src.buffer);
+          const BufferModel* dst = m.find_buffer(d.dst.buffer);
+          const bool from_regs = src && dst && src->scope == "local" && dst->scope != "local";
+          write(d.dst, from_regs ? &d.src : nullptr);
+        }
+      },
+      op.data);
+  return out;
+}
+
+}  // namespace tirx::kernel
