@@ -1,11 +1,13 @@
 #include "tirx_verify/kernel/verify.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <map>
 
 #include <fmt/format.h>
 
 #include "tirx_verify/hw/target.hpp"
+#include "tirx_verify/kernel/graph.hpp"
 #include "tirx_verify/hw/tmem_alloc.hpp"
 #include "tirx_verify/layout/factories.hpp"
 #include "tirx_verify/layout/notation.hpp"
@@ -45,7 +47,16 @@ BufferReport verify_buffer(const BufferModel& b, const KernelModel& k, const hw:
     in.elem_bits = dtype_bits(b.dtype);
     in.scope = prove::parse_scope(b.scope);
     in.alloc_cols = b.alloc_cols;
+    // A view without its own allocation lives in its storage root's, from its column offset.
+    for (const BufferModel* v = &b; v->view_of;) {
+      in.tmem_col_offset += v->view_col;
+      v = k.find_buffer(*v->view_of);
+      if (!v) break;
+      if (!in.alloc_cols) in.alloc_cols = v->alloc_cols;
+    }
     in.alloc_elems = b.alloc_elems;
+    in.software_swizzle = b.software_swizzle;
+    in.allow_broadcast = b.broadcast;  // a declared read-only broadcast view: its stride-0 iters pass layout.injective
     if (b.alloc_cols) {
       try {
         check_alloc_cols(target, *b.alloc_cols);
@@ -72,6 +83,11 @@ KernelReport verify_kernel(const KernelModel& k, const VerifyOptions& opt) {
   KernelReport kr;
   kr.model = &k;
   for (const auto& b : k.buffers) kr.buffers.push_back(verify_buffer(b, k, it->second, opt));
+  if (k.format >= 2) {
+    const KernelGraph g = build_graph(k);
+    const KernelContext ctx = make_context(k, g, it->second, opt.limits);
+    kr.findings = run_kernel_checks(ctx);
+  }
   return kr;
 }
 

@@ -143,9 +143,11 @@ CheckResult check_injective(const CheckInput& in) {
   if (contraction) {
     InjectivityAnswer ans;
     ans.status = Status::kFail;
-    ans.a = Element{std::vector<std::int64_t>(tile.shard.size(), 0), std::vector<std::int64_t>(tile.replica.size(), 0)};
-    ans.b = ans.a;
-    ans.b->digits[*contraction] = 1;
+    Element a{std::vector<std::int64_t>(tile.shard.size(), 0), std::vector<std::int64_t>(tile.replica.size(), 0)};
+    Element b = a;
+    b.digits[*contraction] = 1;
+    ans.a = std::move(a);
+    ans.b = std::move(b);
     CheckResult r = to_result("structural", ans);
     if (r.status == Status::kFail) {
       r.witness["broadcast_iter"] = *contraction;

@@ -175,7 +175,7 @@ int run_apply(const Opts& o) {
     std::string text;
     one(coord, j, text);
     if (o.json)
-      std::cout << j.dump() << "\n";
+      std::cout << j.dump(2) << "\n";
     else
       std::cout << text << "\n";
     return kVerified;
@@ -205,7 +205,7 @@ int run_apply(const Opts& o) {
       std::cout << nlohmann::json(logical).dump() << " -> " << text << "\n";
     }
   }
-  if (o.json) std::cout << nlohmann::json{{"elements", all}}.dump() << "\n";
+  if (o.json) std::cout << nlohmann::json{{"elements", all}}.dump(2) << "\n";
   return kVerified;
 }
 

@@ -1,0 +1,283 @@
+// kernel.overlap: buffers that are live at the same time share no storage; totals fit the target.
+//
+// Storage is compared at byte granularity: TMEM as (lane, 32-bit column, byte in the cell) with
+// the target's 128 lanes x 512 columns (PTX ISA 9.1 §9.7.16.1), shared memory as absolute byte
+// addresses in the CTA's window (bytes_per_cta from models/targets). A buffer occupies the
+// bytes its layout's elements (every replica) cover, from its placement. Buffers with the same
+// storage root (a base and its views) alias on purpose and are not compared; two buffers
+// conflict only when their live ranges ("live": [first_op, last_op], default the whole kernel)
+// intersect. Totals: the sum of tcgen05.alloc columns (or, without alloc ops, the largest column
+// any TMEM buffer reaches) against the target's TMEM columns; the highest shared byte any buffer
+// reaches against bytes_per_cta.
+#include <algorithm>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "checks.hpp"
+#include "tirx_verify/hw/target.hpp"
+#include "tirx_verify/layout/checked.hpp"
+#include "tirx_verify/layout/error.hpp"
+
+namespace tirx::kernel::checks {
+
+namespace {
+
+// The storage one buffer covers, as a bitmap of byte keys from `lo`: shared memory keys are byte
+// addresses, TMEM keys ((lane * columns) + col) * 4 + byte.
+struct Footprint {
+  std::int64_t lo = 0, hi = -1;      // keys [lo, hi]
+  std::vector<std::uint64_t> bits;   // bit k: key lo + k is covered
+  std::int64_t count = 0;
+  bool ok = false;
+  std::string why_not;
+  bool has(std::int64_t key) const {
+    if (key < lo || key > hi) return false;
+    const std::int64_t k = key - lo;
+    return (bits[static_cast<std::size_t>(k / 64)] >> (k % 64)) & 1u;
+  }
+};
+
+std::int64_t tmem_key(const TmemCell& c, std::int64_t columns) { return ((c.lane * columns) + c.col) * 4 + c.bit / 8; }
+
+// Visits every storage key b covers (each element's bytes, every replica), with its flat index.
+template <class F>
+void for_each_key(const KernelContext& ctx, const ResolvedBuffer& b, F&& f) {
+  const std::int64_t bytes_per_elem = std::max<std::int64_t>(1, b.elem_bits / 8);
+  if (b.scope == prove::Scope::kTmem) {
+    const std::int64_t columns = ctx.target->tmem->columns;
+    for_each_tmem_cell(b, ctx.limits.max_enumeration_points, [&](std::int64_t flat, const TmemCell& c) {
+      for (std::int64_t k = 0; k < bytes_per_elem; ++k) f(flat, tmem_key(c, columns) + k);
+    });
+  } else {
+    for_each_smem_byte(b, ctx.limits.max_enumeration_points, [&](std::int64_t flat, std::int64_t addr) {
+      for (std::int64_t k = 0; k < bytes_per_elem; ++k) f(flat, addr + k);
+    });
+  }
+}
+
+// Keys past this span are not compared (a placement or layout this far apart is reported by
+// layout.bounds / the totals): 2^27 keys = 16 MiB of bitmap.
+constexpr std::int64_t kMaxSpan = std::int64_t{1} << 27;
+
+Footprint footprint(const KernelContext& ctx, const ResolvedBuffer& b) {
+  Footprint f;
+  if (!b.layout) {
+    f.why_not = "its layout did not parse";
+    return f;
+  }
+  if (b.elem_bits <= 0) {
+    f.why_not = "it has no dtype";
+    return f;
+  }
+  try {
+    std::int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for_each_key(ctx, b, [&](std::int64_t, std::int64_t key) {
+      lo = std::min(lo, key);
+      hi = std::max(hi, key);
+    });
+    if (lo > hi) {
+      f.why_not = "it has no elements";
+      return f;
+    }
+    if (hi - lo >= kMaxSpan) {
+      f.why_not = fmt::format("its storage spans {} bytes, past the {} this check compares", hi - lo + 1, kMaxSpan);
+      return f;
+    }
+    f.lo = lo;
+    f.hi = hi;
+    f.bits.assign(static_cast<std::size_t>((hi - lo) / 64 + 1), 0);
+    for_each_key(ctx, b, [&](std::int64_t, std::int64_t key) {
+      const std::int64_t k = key - lo;
+      std::uint64_t& w = f.bits[static_cast<std::size_t>(k / 64)];
+      const std::uint64_t bit = std::uint64_t{1} << (k % 64);
+      if (!(w & bit)) ++f.count;
+      w |= bit;
+    });
+  } catch (const InputError& e) {
+    f.why_not = e.message();
+    return f;
+  }
+  f.ok = true;
+  return f;
+}
+
+// The first key both footprints cover and how many they share; nullopt when none.
+std::optional<std::pair<std::int64_t, std::int64_t>> first_common(const Footprint& a, const Footprint& b) {
+  const std::int64_t lo = std::max(a.lo, b.lo), hi = std::min(a.hi, b.hi);
+  std::optional<std::int64_t> first;
+  std::int64_t n = 0;
+  for (std::int64_t key = lo; key <= hi;) {
+    // Word-aligned stepping on a's bitmap.
+    const std::int64_t ka = key - a.lo;
+    if (ka % 64 == 0 && key + 63 <= hi && a.bits[static_cast<std::size_t>(ka / 64)] == 0) {
+      key += 64;
+      continue;
+    }
+    if (a.has(key) && b.has(key)) {
+      if (!first) first = key;
+      ++n;
+    }
+    ++key;
+  }
+  if (!first) return std::nullopt;
+  return std::make_pair(*first, n);
+}
+
+// The element of `b` (buffer coordinate) whose storage covers `key`.
+std::vector<std::int64_t> element_at(const KernelContext& ctx, const ResolvedBuffer& b, std::int64_t key) {
+  std::int64_t found = -1;
+  for_each_key(ctx, b, [&](std::int64_t flat, std::int64_t k) {
+    if (k == key && found < 0) found = flat;
+  });
+  return found < 0 ? std::vector<std::int64_t>{} : coord_of_flat(b, found);
+}
+
+std::pair<std::size_t, std::size_t> live_range(const KernelModel& m, const BufferModel& b) {
+  if (!b.live) return {0, m.ops.empty() ? 0 : m.ops.size() - 1};
+  return {*m.op_index(b.live->first), *m.op_index(b.live->second)};
+}
+
+bool is_storage(const ResolvedBuffer& b) {
+  return b.scope == prove::Scope::kTmem || b.scope == prove::Scope::kShared;
+}
+
+nlohmann::json cell_json(const KernelContext& ctx, const ResolvedBuffer& b, std::int64_t key) {
+  if (b.scope == prove::Scope::kTmem) {
+    const std::int64_t columns = ctx.target->tmem->columns;
+    return {{"TLane", key / 4 / columns}, {"TCol", (key / 4) % columns}, {"byte", key % 4}};
+  }
+  return {{"smem_byte", key}};
+}
+
+std::string cell_text(const KernelContext& ctx, const ResolvedBuffer& b, std::int64_t key) {
+  if (b.scope == prove::Scope::kTmem) {
+    const std::int64_t columns = ctx.target->tmem->columns;
+    return fmt::format("TMEM cell (lane {}, column {}) byte {}", key / 4 / columns, (key / 4) % columns, key % 4);
+  }
+  return fmt::format("shared byte {}", key);
+}
+
+}  // namespace
+
+std::vector<KernelFinding> overlap(const KernelContext& ctx) {
+  std::vector<KernelFinding> out;
+  const KernelModel& m = *ctx.model;
+  const std::size_t nb = ctx.buffers.size();
+  std::vector<Footprint> fp(nb);
+  std::vector<bool> in_scope(nb, false);
+  for (std::size_t j = 0; j < nb; ++j) {
+    const ResolvedBuffer& b = ctx.buffers[j];
+    if (!is_storage(b)) continue;
+    if (b.scope == prove::Scope::kTmem && !ctx.target->tmem) continue;
+    in_scope[j] = true;
+    if (!b.placed) continue;
+    fp[j] = footprint(ctx, b);
+  }
+  std::vector<bool> failed(nb, false);
+  for (std::size_t a = 0; a < nb; ++a) {
+    if (!in_scope[a] || !fp[a].ok) continue;
+    for (std::size_t c = a + 1; c < nb; ++c) {
+      if (!in_scope[c] || !fp[c].ok) continue;
+      const ResolvedBuffer &ba = ctx.buffers[a], &bc = ctx.buffers[c];
+      if (ba.scope != bc.scope || ba.root == bc.root) continue;
+      const auto [a0, a1] = live_range(m, *ba.model);
+      const auto [c0, c1] = live_range(m, *bc.model);
+      if (a1 < c0 || c1 < a0) continue;
+      const auto common = first_common(fp[a], fp[c]);
+      if (!common) continue;
+      const auto [key, shared_units] = *common;
+      const auto ea = element_at(ctx, ba, key), ec = element_at(ctx, bc, key);
+      KernelFinding f = buffer_finding(
+          ctx, a, prove::Status::kFail,
+          fmt::format("buffers '{}' and '{}' are live at the same time and share {} storage units, first {}: "
+                      "element {} of '{}' and element {} of '{}'",
+                      ba.model->name, bc.model->name, shared_units, cell_text(ctx, ba, key), coord_text(ea),
+                      ba.model->name, coord_text(ec), bc.model->name));
+      f.related = {bc.model->name};
+      f.witness = {{"a", {{"buffer", ba.model->name}, {"element", ea}}},
+                   {"b", {{"buffer", bc.model->name}, {"element", ec}}},
+                   {"cell", cell_json(ctx, ba, key)},
+                   {"shared_units", shared_units}};
+      f.fix = "place one of them elsewhere, declare one a view of the other (\"view_of\") if they alias on purpose, "
+              "or give them disjoint \"live\" ranges";
+      failed[a] = failed[c] = true;
+      out.push_back(std::move(f));
+    }
+  }
+  for (std::size_t j = 0; j < nb; ++j) {
+    if (!in_scope[j] || failed[j]) continue;
+    const ResolvedBuffer& b = ctx.buffers[j];
+    if (!b.placed) {
+      out.push_back(buffer_finding(ctx, j, prove::Status::kNotApplicable,
+                                   "no placement: where the buffer lives is unknown (docs/model-format.md)"));
+    } else if (!fp[j].ok) {
+      out.push_back(buffer_finding(ctx, j, prove::Status::kNotApplicable, "not compared: " + fp[j].why_not));
+    } else {
+      out.push_back(buffer_finding(ctx, j, prove::Status::kPass,
+                                   fmt::format("shares no storage with a buffer live at the same time ({} bytes)",
+                                               fp[j].count)));
+    }
+  }
+  // Totals against the target.
+  std::int64_t smem_end = 0;
+  std::string smem_last;
+  std::int64_t tmem_cols = 0;
+  std::string tmem_last;
+  for (std::size_t j = 0; j < nb; ++j) {
+    if (!fp[j].ok || fp[j].count == 0) continue;
+    const ResolvedBuffer& b = ctx.buffers[j];
+    if (b.scope == prove::Scope::kShared && fp[j].hi + 1 > smem_end) {
+      smem_end = fp[j].hi + 1;
+      smem_last = b.model->name;
+    }
+    if (b.scope == prove::Scope::kTmem) {
+      // The highest column any covered key reaches (keys are lane-major, so scan the lanes' ends).
+      const std::int64_t columns = ctx.target->tmem->columns;
+      for (std::int64_t key = fp[j].lo; key <= fp[j].hi; ++key)
+        if ((key / 4) % columns + 1 > tmem_cols && fp[j].has(key)) {
+          tmem_cols = (key / 4) % columns + 1;
+          tmem_last = b.model->name;
+        }
+    }
+  }
+  if (!smem_last.empty()) {
+    const std::int64_t cap = ctx.target->smem_bytes_per_cta;
+    KernelFinding f = kernel_finding(
+        ctx, smem_end <= cap ? prove::Status::kPass : prove::Status::kFail,
+        fmt::format("shared memory: the buffers reach byte {} ({}), the target has {} bytes per CTA", smem_end,
+                    smem_last, cap));
+    if (smem_end > cap) f.witness = {{"needed_bytes", smem_end}, {"capacity_bytes", cap}, {"buffer", smem_last}};
+    out.push_back(std::move(f));
+  }
+  std::int64_t alloc_cols = 0;
+  std::vector<std::string> bad_allocs;
+  bool have_alloc = false;
+  for (const Op& op : m.ops)
+    if (const auto* a = std::get_if<AllocOp>(&op.data); a && !a->dealloc) {
+      have_alloc = true;
+      alloc_cols = checked_add(alloc_cols, a->cols);
+      const auto& g = *ctx.target->tmem;
+      if (a->cols < g.alloc_min_columns || a->cols > g.alloc_max_columns || (a->cols & (a->cols - 1)) != 0)
+        bad_allocs.push_back(fmt::format("op '{}' allocates {} columns: tcgen05.alloc takes a power of two in [{}, {}] "
+                                         "(PTX ISA 9.1 §9.7.16.7.1)",
+                                         op.name, a->cols, g.alloc_min_columns, g.alloc_max_columns));
+    }
+  if ((have_alloc || !tmem_last.empty()) && ctx.target->tmem) {
+    const std::int64_t cap = ctx.target->tmem->columns;
+    const std::int64_t need = have_alloc ? alloc_cols : tmem_cols;
+    const bool ok = need <= cap && bad_allocs.empty() && (!have_alloc || tmem_cols <= alloc_cols);
+    std::string msg =
+        have_alloc ? fmt::format("TMEM: tcgen05.alloc ops take {} columns, the buffers reach column {} ({}), the "
+                                 "target has {}",
+                                 alloc_cols, tmem_cols, tmem_last.empty() ? "none" : tmem_last, cap)
+                   : fmt::format("TMEM: the buffers reach column {} ({}), the target has {}", tmem_cols, tmem_last, cap);
+    for (const auto& b : bad_allocs) msg += "; " + b;
+    KernelFinding f = kernel_finding(ctx, ok ? prove::Status::kPass : prove::Status::kFail, msg);
+    if (!ok) f.witness = {{"allocated_cols", alloc_cols}, {"reached_cols", tmem_cols}, {"capacity_cols", cap}};
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+}  // namespace tirx::kernel::checks
