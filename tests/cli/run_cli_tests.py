@@ -89,7 +89,10 @@ def run_case(binary, root, case):
 def run_case_in(binary, root, case, tmp):
     args = [expand(a).replace("{ROOT}", root).replace("{TMP}", tmp) for a in case["args"]]
     env = dict(os.environ, TIRX_VERIFY_ROOT=root)
-    p = subprocess.run([binary] + args, capture_output=True, text=True, timeout=120, env=env, cwd=root)
+    try:
+        p = subprocess.run([binary] + args, capture_output=True, text=True, timeout=120, env=env, cwd=root)
+    except subprocess.TimeoutExpired:
+        return ["no answer within 120 s (a hang is a failure, never an answer)"]
     problems = []
     if p.returncode != case.get("exit", 0):
         problems.append(f"exit code {p.returncode}, expected {case.get('exit', 0)}")
