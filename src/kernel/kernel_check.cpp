@@ -2,6 +2,7 @@
 #include "tirx_verify/kernel/kernel_check.hpp"
 
 #include <chrono>
+#include <new>
 
 #include <fmt/format.h>
 
@@ -65,6 +66,22 @@ const KernelCheckInfo* find_kernel_check(std::string_view id) {
   return nullptr;
 }
 
+namespace {
+
+// The undecided finding of kernel check `id` for a budget that ran out (as prove::budget_result).
+KernelFinding budget_finding(std::string_view id, const KernelContext& ctx, const BudgetExceeded& e) {
+  KernelFinding f;
+  f.check = std::string(id);
+  f.status = prove::Status::kUndecided;
+  f.subject_kind = "kernel";
+  f.subject = ctx.model->kernel;
+  f.message = e.describe(id);
+  f.witness = {{"budget", e.kind() == BudgetKind::kTime ? "time" : "memory"}, {"limit", e.limit()}, {"where", e.where()}};
+  return f;
+}
+
+}  // namespace
+
 std::vector<KernelFinding> run_kernel_checks(const KernelContext& ctx) {
   std::vector<KernelFinding> out;
   for (const auto& c : kernel_checks()) {
@@ -81,6 +98,10 @@ std::vector<KernelFinding> run_kernel_checks(const KernelContext& ctx) {
       f.subject = ctx.model->kernel;
       f.message = fmt::format("[{}] {}", e.check_id(), e.message());
       fs.push_back(std::move(f));
+    } catch (const BudgetExceeded& e) {  // the command's budget ran out inside the check
+      fs.push_back(budget_finding(c.id, ctx, e));
+    } catch (const std::bad_alloc&) {
+      fs.push_back(budget_finding(c.id, ctx, (ctx.limits.budget ? *ctx.limits.budget : Budget()).out_of_memory(c.id)));
     }
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     for (auto& f : fs) {

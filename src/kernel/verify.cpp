@@ -56,6 +56,7 @@ BufferReport verify_buffer(const BufferModel& b, const KernelModel& k, const hw:
     }
     in.alloc_elems = b.alloc_elems;
     in.software_swizzle = b.software_swizzle;
+    in.allow_broadcast = b.broadcast;  // a declared read-only broadcast view: its stride-0 iters pass layout.injective
     if (b.alloc_cols) {
       try {
         check_alloc_cols(target, *b.alloc_cols);

@@ -6,19 +6,28 @@ Each file under tests/cli/cases/ is a JSON list of cases:
    "exit": 0,                              # expected exit code
    "stdout_json": {...},                   # optional: stdout parses as JSON and contains this
    "stdout_contains": ["..."],             # optional substrings of stdout
-   "stderr_contains": ["..."]}             # optional substrings of stderr
+   "stderr_contains": ["..."],             # optional substrings of stderr
+   "stdout_lacks": ["..."]}                # optional substrings stdout must not contain
 "stdout_json" matches recursively: every key of an expected object must be present with a
 matching value; lists must have the same length and match element by element, except lists of
 objects with an "id" (check results), where each expected entry is found by its id (in order) and
 entries the case does not name are ignored. "{ROOT}" in an
 argument is replaced by the repository root. A new bug report becomes a test by adding a case.
-Prints "N passed, M failed" and exits non-zero on any failure.
+
+Long inputs are generated rather than written out: an argument may be a list of pieces,
+concatenated, each a string or {"repeat": STR, "times": N}:
+  ["S[", {"repeat": "(", "times": 1000}, "8", {"repeat": ")", "times": 1000}, ":1]"]
+and a case may carry
+  "files": {"chain.json": <a string or such a list>}
+which are written to a fresh directory whose path replaces "{TMP}" in the arguments (for
+inputs past the kernel's 128 KB limit on one argument, read from a model file).
 """
 import argparse
 import json
 import os
 import subprocess
 import sys
+import tempfile
 
 
 def matches(expected, actual, path="$"):
@@ -62,10 +71,28 @@ def matches(expected, actual, path="$"):
     return None
 
 
+def expand(value):
+    """A string, or a list of strings and {"repeat", "times"} pieces, spelled out."""
+    if isinstance(value, str):
+        return value
+    return "".join(p if isinstance(p, str) else p["repeat"] * p["times"] for p in value)
+
+
 def run_case(binary, root, case):
-    args = [a.replace("{ROOT}", root) for a in case["args"]]
+    with tempfile.TemporaryDirectory(prefix="tirx-cli-") as tmp:
+        for name, text in case.get("files", {}).items():
+            with open(os.path.join(tmp, name), "w") as f:
+                f.write(expand(text))
+        return run_case_in(binary, root, case, tmp)
+
+
+def run_case_in(binary, root, case, tmp):
+    args = [expand(a).replace("{ROOT}", root).replace("{TMP}", tmp) for a in case["args"]]
     env = dict(os.environ, TIRX_VERIFY_ROOT=root)
-    p = subprocess.run([binary] + args, capture_output=True, text=True, timeout=120, env=env, cwd=root)
+    try:
+        p = subprocess.run([binary] + args, capture_output=True, text=True, timeout=120, env=env, cwd=root)
+    except subprocess.TimeoutExpired:
+        return ["no answer within 120 s (a hang is a failure, never an answer)"]
     problems = []
     if p.returncode != case.get("exit", 0):
         problems.append(f"exit code {p.returncode}, expected {case.get('exit', 0)}")
@@ -79,6 +106,9 @@ def run_case(binary, root, case):
     for s in case.get("stdout_contains", []):
         if s not in p.stdout:
             problems.append(f"stdout lacks {s!r}")
+    for s in case.get("stdout_lacks", []):
+        if s in p.stdout:
+            problems.append(f"stdout has {s!r}")
     for s in case.get("stderr_contains", []):
         if s not in p.stderr:
             problems.append(f"stderr lacks {s!r}")

@@ -1,6 +1,7 @@
 // tirx-verify print LAYOUT [--style builder|tvm] [--canonical] [--cuda-target]
 #include <iostream>
 
+#include "cli_budget.hpp"
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "tirx_verify/layout/ops.hpp"
@@ -14,6 +15,7 @@ struct Opts {
   bool canonical = false;
   bool cuda = false;
   std::vector<std::string> params;
+  BudgetOpts budget;
 };
 }  // namespace
 
@@ -26,8 +28,10 @@ void register_print(CLI::App& app, int& exit_code) {
   cmd->add_flag("--canonical", o->canonical, "Canonicalize first (TVM canonicalize())");
   cmd->add_flag("--cuda-target", o->cuda, "With --canonical: fuse thread axes as under a CUDA target");
   add_param_option(cmd, o->params);
+  add_budget_options(cmd, o->budget);
   cmd->callback([o, &exit_code] {
     exit_code = guarded(false, o->layout, [&] {
+      start_budget(o->budget);
       Layout l = parse_layout(o->layout, parse_params(o->params));
       l.validate();
       if (o->canonical) l = canonicalize(l, CanonicalizeOptions{o->cuda});

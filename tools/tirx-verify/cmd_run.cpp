@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "cli_budget.hpp"
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "tirx_verify/kernel/model.hpp"
@@ -33,6 +34,7 @@ struct Opts {
   std::string write_baseline;
   bool verbose = false;
   std::int64_t max_points = std::int64_t{1} << 28;
+  BudgetOpts budget;
 };
 
 std::string read_text(const std::string& path, const char* what) {
@@ -71,6 +73,7 @@ int run_run(const Opts& o) {
   for (const auto& f : files) models.push_back(kernel::load_model(f));
   kernel::VerifyOptions opt;
   opt.limits.max_enumeration_points = o.max_points;
+  opt.limits.budget = command_budget();
   std::vector<kernel::KernelReport> reports;
   for (const auto& m : models) reports.push_back(kernel::verify_kernel(m, opt));
   std::vector<report::Item> items = report::collect_items(reports);
@@ -114,9 +117,13 @@ void register_run(CLI::App& app, int& exit_code) {
   cmd->add_option("--write-baseline", o->write_baseline, "Write every finding of this run to FILE as a baseline");
   cmd->add_flag("--verbose,-v", o->verbose, "Show every check and the resolved layout of every buffer");
   cmd->add_option("--max-points", o->max_points, "Enumeration limit (points); past it a check is undecided");
+  add_budget_options(cmd, o->budget);
   cmd->callback([o, &exit_code] {
     const bool json = o->json || o->format == "json";
-    exit_code = guarded(json, "", [&] { return run_run(*o); });
+    exit_code = guarded(json, "", [&] {
+      start_budget(o->budget);
+      return run_run(*o);
+    });
   });
 }
 

@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli_budget.hpp"
 #include "cli_common.hpp"
 #include "tirx_verify/hw/banks.hpp"
 #include "tirx_verify/hw/swizzle.hpp"
@@ -36,12 +37,14 @@ struct TargetOpts {
   std::string target = "sm_100a";
   std::string target_file;
   bool json = false;
+  BudgetOpts budget;
 };
 
 void add_target_opts(CLI::App* cmd, TargetOpts& o) {
   cmd->add_option("--target", o.target, "Target name under models/targets (sm_90a, sm_100a)")->capture_default_str();
   cmd->add_option("--target-file", o.target_file, "Target JSON file (instead of --target)");
   cmd->add_flag("--json", o.json, "Machine-readable output on stdout");
+  add_budget_options(cmd, o.budget);
 }
 
 hw::Target load(const TargetOpts& o) {
@@ -127,7 +130,10 @@ void register_ldst(CLI::App* sim, int& exit_code, bool is_store) {
   cmd->add_option("--col", o->col, "Column field of taddr")->required();
   cmd->add_option("--warp", o->warp, "Warp index in its warpgroup (warp_id % 4)")->required();
   add_target_opts(cmd, *o);
-  cmd->callback([o, &exit_code, is_store] { exit_code = guarded(o->json, "", [&] { return run_ldst(*o, is_store); }); });
+  cmd->callback([o, &exit_code, is_store] { exit_code = guarded(o->json, "", [&] {
+      start_budget(o->budget);
+      return run_ldst(*o, is_store);
+    }); });
 }
 
 // --- smem ---------------------------------------------------------------------------------
@@ -181,7 +187,10 @@ void register_smem(CLI::App* sim, int& exit_code) {
   cmd->add_option("--active-mask", o->active_mask, "Active threads as an integer bit mask (default: all)");
   cmd->add_flag("--store", o->store, "A store (st.shared): no uniform-pair shortcut");
   add_target_opts(cmd, *o);
-  cmd->callback([o, &exit_code] { exit_code = guarded(o->json, "", [&] { return run_smem(*o); }); });
+  cmd->callback([o, &exit_code] { exit_code = guarded(o->json, "", [&] {
+      start_budget(o->budget);
+      return run_smem(*o);
+    }); });
 }
 
 // --- swizzle ------------------------------------------------------------------------------
@@ -215,7 +224,10 @@ void register_swizzle(CLI::App* sim, int& exit_code) {
   cmd->add_option("--mode", o->mode, "none, 32B, 64B, 128B, 128B_ATOM_32B (128B_ATOM_64B: unverified)")->required();
   cmd->add_option("--byte-offset", o->byte_offset, "Shared-memory byte address before swizzling")->required();
   add_target_opts(cmd, *o);
-  cmd->callback([o, &exit_code] { exit_code = guarded(o->json, "", [&] { return run_swizzle(*o); }); });
+  cmd->callback([o, &exit_code] { exit_code = guarded(o->json, "", [&] {
+      start_budget(o->budget);
+      return run_swizzle(*o);
+    }); });
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 // apply() answers one element; a proof by enumeration needs all of them, fast. Sweep walks the
 // shard digits as an odometer (last digit fastest, i.e. flat index order) and, optionally, every
 // replica combination of each element (replica digits fastest), keeping one running int64 per
-// used axis: stepping digit k adds stride_k to its axis, a wrap subtracts extent_k * stride_k.
+// used axis: stepping digit k adds stride_k to its axis, a wrap subtracts (extent_k - 1) * stride_k
+// (the loop never steps past the last digit, so every value it holds is a reachable coordinate).
 // No division, no allocation in the loop.
 //
 //   S[(2,3):(10,1)]      flat: 0    1    2    3    4    5
@@ -24,9 +25,10 @@ namespace tirx {
 class Sweep {
  public:
   // include_replicas: also visit D(x)+O+r for every replica combination r of each element.
-  // exclude_zero_stride_shard: treat stride-0 shard iters as an explicit broadcast and visit
-  // only digit 0 of them (the visited "flat" index is still the element's real flat index).
-  Sweep(const TileLayout& l, bool include_replicas, bool exclude_zero_stride_shard = false);
+  // exclude_declared_broadcast: visit only digit 0 of the declared broadcast shard iters
+  // (Iter::is_declared_broadcast; the visited "flat" index is still the element's real flat
+  // index). Every other iter, stride 0 or not, is swept.
+  Sweep(const TileLayout& l, bool include_replicas, bool exclude_declared_broadcast = false);
 
   // Axes that have a running value (compact index i <-> axes()[i]), registry order.
   const std::vector<Axis>& axes() const { return axes_; }
@@ -48,6 +50,7 @@ class Sweep {
   struct Step {
     int slot;
     std::int64_t extent, stride, flat_weight;
+    std::int64_t wrap;  // (extent - 1) * stride: what returning the digit to 0 subtracts
   };
   std::vector<Axis> axes_;
   std::vector<int> slot_ = std::vector<int>(kNumAxes, -1);
@@ -74,9 +77,11 @@ void Sweep::for_each(F&& f) const {
       while (k > 0) {
         --k;
         const Step& s = replica_[k];
-        v[s.slot] += s.stride;
-        if (++rd[k] < s.extent) goto next_replica;
-        v[s.slot] -= s.extent * s.stride;
+        if (++rd[k] < s.extent) {  // step only to a digit that exists: its value is in range
+          v[s.slot] += s.stride;
+          goto next_replica;
+        }
+        v[s.slot] -= s.wrap;  // back to digit 0 (wrap = (extent-1)*stride, checked at construction)
         rd[k] = 0;
       }
       break;  // replicas wrapped (or none)
@@ -88,11 +93,13 @@ void Sweep::for_each(F&& f) const {
       if (k == 0) return;
       --k;
       const Step& s = shard_[k];
-      if (s.slot >= 0) v[s.slot] += s.stride;
-      flat += s.flat_weight;
-      if (++sd[k] < s.extent) break;
-      if (s.slot >= 0) v[s.slot] -= s.extent * s.stride;
-      flat -= s.extent * s.flat_weight;
+      if (++sd[k] < s.extent) {
+        if (s.slot >= 0) v[s.slot] += s.stride;
+        flat += s.flat_weight;
+        break;
+      }
+      if (s.slot >= 0) v[s.slot] -= s.wrap;
+      flat -= (s.extent - 1) * s.flat_weight;
       sd[k] = 0;
     }
   }

@@ -42,15 +42,22 @@ std::int64_t tmem_key(const TmemCell& c, std::int64_t columns) { return ((c.lane
 
 // Visits every storage key b covers (each element's bytes, every replica), with its flat index.
 template <class F>
+// The sweep polls the command's deadline (EngineLimits::budget) every 2^16 keys.
 void for_each_key(const KernelContext& ctx, const ResolvedBuffer& b, F&& f) {
   const std::int64_t bytes_per_elem = std::max<std::int64_t>(1, b.elem_bits / 8);
+  Pacer pace(ctx.limits.budget, fmt::format("storage keys of buffer '{}'", b.model->name),
+             static_cast<double>(b.layout->size()) * static_cast<double>(b.layout->tile().replica_count()) *
+                 static_cast<double>(bytes_per_elem),
+             "keys");
   if (b.scope == prove::Scope::kTmem) {
     const std::int64_t columns = ctx.target->tmem->columns;
     for_each_tmem_cell(b, ctx.limits.max_enumeration_points, [&](std::int64_t flat, const TmemCell& c) {
+      pace.step(bytes_per_elem);
       for (std::int64_t k = 0; k < bytes_per_elem; ++k) f(flat, tmem_key(c, columns) + k);
     });
   } else {
     for_each_smem_byte(b, ctx.limits.max_enumeration_points, [&](std::int64_t flat, std::int64_t addr) {
+      pace.step(bytes_per_elem);
       for (std::int64_t k = 0; k < bytes_per_elem; ++k) f(flat, addr + k);
     });
   }
