@@ -105,7 +105,7 @@ int run_apply(const Opts& o) {
     std::string text;
     one(coord, j, text);
     if (o.json)
-      std::cout << j.dump() << "\n";
+      std::cout << dump_json(j) << "\n";
     else
       std::cout << text << "\n";
     return kVerified;
@@ -128,10 +128,10 @@ int run_apply(const Opts& o) {
       j["logical"] = logical;
       all.push_back(std::move(j));
     } else {
-      std::cout << nlohmann::json(logical).dump() << " -> " << text << "\n";
+      std::cout << dump_json(nlohmann::json(logical)) << " -> " << text << "\n";
     }
   }
-  if (o.json) std::cout << nlohmann::json{{"elements", all}}.dump() << "\n";
+  if (o.json) std::cout << dump_json(nlohmann::json{{"elements", all}}) << "\n";
   return kVerified;
 }
 

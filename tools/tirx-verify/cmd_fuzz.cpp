@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_common.hpp"
+#include "option_checks.hpp"
 #include "commands.hpp"
 #include "tirx_verify/layout/error.hpp"
 #include "tirx_verify/props/properties.hpp"
@@ -23,6 +24,13 @@
 namespace tirx::cli {
 
 namespace {
+
+// Largest --cases: RapidCheck counts discarded cases in an int as cases x 10, so 2 x 10^8 would
+// already overflow it (a bad_alloc was seen at 5 x 10^8).
+constexpr std::int64_t kMaxCases = 100'000'000;
+// Largest --max-size: the generators are built for sizes around the default 100; sizes near
+// 2^29 overflowed inside RapidCheck (SIGSEGV). 10000 is checked by a CLI case.
+constexpr std::int64_t kMaxSize = 10'000;
 
 struct Opts {
   std::optional<std::uint64_t> seed;
@@ -109,7 +117,7 @@ int run_fuzz(const Opts& o) {
     out["properties"].push_back(std::move(j));
   }
   if (o.json)
-    std::cout << out.dump(2) << "\n";
+    std::cout << dump_json(out, 2) << "\n";
   else
     std::cout << fmt::format("{} of {} properties held (seed {})\n", chosen.size() - failures, chosen.size(), seed);
   return failures ? kViolation : kVerified;
@@ -120,10 +128,14 @@ int run_fuzz(const Opts& o) {
 void register_fuzz(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<Opts>();
   CLI::App* cmd = app.add_subcommand("fuzz", "Run the property campaign: tirx-verify cross-checks itself on random layouts");
-  cmd->add_option("--seed", o->seed, "Random seed (default: a fresh one, printed)");
-  cmd->add_option("--cases", o->cases, "Successful cases per property")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "Random seed (default: a fresh one, printed)")->transform(uint_range(0));
+  cmd->add_option("--cases", o->cases, "Successful cases per property (at most 10^8)")
+      ->capture_default_str()
+      ->transform(int_range(1, kMaxCases));
   cmd->add_option("--property", o->names, "Run only this property (repeatable; see --list)");
-  cmd->add_option("--max-size", o->max_size, "Largest RapidCheck size (inputs grow with it)")->capture_default_str();
+  cmd->add_option("--max-size", o->max_size, "Largest RapidCheck size (inputs grow with it; at most 10000)")
+      ->capture_default_str()
+      ->transform(int_range(0, kMaxSize));
   cmd->add_flag("--no-shrink", o->no_shrink, "Report the first failing case as found, without shrinking");
   cmd->add_flag("--list", o->list, "List the properties and exit");
   cmd->add_flag("--json", o->json, "JSON output");

@@ -5,8 +5,9 @@
 #include <iostream>
 
 #include "cli_common.hpp"
+#include "option_checks.hpp"
 #include "commands.hpp"
-#include "tirx_verify/kernel/model.hpp"
+#include "tirx_verify/kernel/model_files.hpp"
 #include "tirx_verify/kernel/verify.hpp"
 #include "tirx_verify/report/report.hpp"
 
@@ -38,7 +39,7 @@ int run_run(const Opts& o) {
   for (const auto& m : models) reports.push_back(kernel::verify_kernel(m, opt));
   const report::Summary s = report::summarize(reports);
   if (o.json)
-    std::cout << report::run_json(reports, s).dump(2) << "\n";
+    std::cout << dump_json(report::run_json(reports, s), 2) << "\n";
   else
     std::cout << report::render_run_text(reports, s, o.verbose);
   return report::exit_code(s);
@@ -51,7 +52,8 @@ void register_run(CLI::App& app, int& exit_code) {
   cmd->add_option("paths", o->paths, "Model files or directories");
   cmd->add_flag("--json", o->json, "JSON output");
   cmd->add_flag("--verbose,-v", o->verbose, "Show every check and the resolved layout of every buffer");
-  cmd->add_option("--max-points", o->max_points, "Enumeration limit (points); past it a check is undecided");
+  cmd->add_option("--max-points", o->max_points, "Enumeration limit (points); past it a check is undecided")
+      ->transform(int_range(1));
   cmd->callback([o, &exit_code] { exit_code = guarded(o->json, "", [&] { return run_run(*o); }); });
 }
 

@@ -1,0 +1,45 @@
+// tirx_verify/layout/input_file.hpp — the one place tirx-verify reads a file named by its user.
+//
+// Model files (kernel/model_files.hpp), target files (hw/target.hpp: --target-file, models/targets)
+// and anything else a user names go through read_input_file, so the rules hold everywhere:
+//
+//   what the path names                       result
+//   a regular file of at most max_bytes       its bytes (a symlink to one is followed)
+//   a FIFO, socket, character/block device    InputError(check_id): "... is a FIFO, not a regular file"
+//   a directory                               InputError(check_id): "... is a directory, not a regular file"
+//   a regular file larger than max_bytes      InputError(check_id): "... is N bytes; the limit is M bytes"
+//   nothing, a dangling link, a symlink loop  InputError(check_id): "cannot read ...: <reason>"
+//   a name that is not UTF-8                  InputError(check_id) with the byte offset in the name
+//
+// The type is decided by stat() before the file is opened (a FIFO is never opened, so nothing
+// blocks, and no device sees an open()), and checked again on the open descriptor. At most
+// max_bytes + 1 bytes are ever read, so a file that grows while it is read, or a /proc file
+// whose size says 0, cannot make the reader run on: past max_bytes it is the size error.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace tirx {
+
+// Size caps (bytes). A kernel model of the real corpus is at most a few tens of kilobytes and a
+// target description about 2 KB; the caps leave three orders of magnitude of room and keep a
+// hostile file from costing more than a bounded amount of memory (about twice the cap while
+// the JSON is parsed). docs/model-format.md states them.
+inline constexpr std::size_t kMaxModelFileBytes = std::size_t{64} << 20;   // 64 MiB
+inline constexpr std::size_t kMaxTargetFileBytes = std::size_t{1} << 20;   // 1 MiB
+
+// Reads the whole regular file `path` (see the table above). `check_id` is the id every error
+// carries (e.g. "model.syntax", "target.file"); `what` names the file in messages ("model
+// file", "target file"). Throws only InputError (and std::bad_alloc if max_bytes is beyond
+// memory). Error messages show the path with ill-formed UTF-8 bytes as \xNN.
+std::string read_input_file(const std::filesystem::path& path, std::string_view check_id, std::size_t max_bytes,
+                            std::string_view what);
+
+// The kind of thing `path` names after following symlinks, for messages: "regular file",
+// "directory", "FIFO", "socket", "character device", "block device", or "" when stat() fails.
+std::string file_kind(const std::filesystem::path& path);
+
+}  // namespace tirx
