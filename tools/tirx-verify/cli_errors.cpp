@@ -155,19 +155,27 @@ InputError usage_error(const CLI::ParseError& e, CLI::App& app, std::span<const 
     // Arguments nobody took explain the most: an unknown option or subcommand, an extra value.
     std::vector<CLI::App*> apps;
     all_apps(&app, apps);
-    std::size_t first = args.size();
-    CLI::App* owner = nullptr;
+    // The leftmost argument nobody took. CLI11 does not keep positions: an option is placed at
+    // its first unused occurrence, a value at its last (earlier equal values are the ones CLI11
+    // consumed as positionals).
     std::vector<bool> used(args.size(), false);
+    std::size_t best = args.size();
+    CLI::App *owner = nullptr, *any_owner = nullptr;
+    std::string any_extra;
     for (CLI::App* a : apps)
       for (const std::string& extra : a->remaining(false)) {
-        for (std::size_t i = 0; i < args.size(); ++i)
-          if (!used[i] && args[i] == extra) {
-            used[i] = true;
-            if (i < first) first = i, owner = a;
-            break;
-          }
+        if (!any_owner) any_owner = a, any_extra = extra;
+        const bool option = looks_like_option(extra);
+        for (std::size_t k = 0; k < args.size(); ++k) {
+          const std::size_t i = option ? k : args.size() - 1 - k;
+          if (used[i] || args[i] != extra) continue;
+          used[i] = true;
+          if (i < best) best = i, owner = a;
+          break;
+        }
       }
-    if (owner) return unexpected(owner, args[first], apps);
+    if (owner) return unexpected(owner, args[best], apps);
+    if (any_owner) return unexpected(any_owner, any_extra, apps);  // CLI11 split it ("-v=1" -> "-=1")
 
     CLI::App* at = innermost(&app);
     const std::string where = program_path(at);
@@ -183,9 +191,20 @@ InputError usage_error(const CLI::ParseError& e, CLI::App& app, std::span<const 
                         "subcommands: apply, print, check, run, equiv, sim, fuzz; 'tirx-verify --help' shows the usage");
     if (e.get_name() == "ArgumentMismatch") {
       const std::string what = e.what();
+      if (what.find(" was given a disallowed flag override") != std::string::npos) {
+        std::string flag = what.substr(0, what.find(' '));
+        if (flag.rfind("-", 0) != 0) flag = (flag.size() == 1 ? "-" : "--") + flag;
+        return InputError("cli.usage", fmt::format("the flag {} of {} takes no value", flag, where), {},
+                          std::nullopt, fmt::format("write {} alone", flag));
+      }
       const std::string option = what.substr(0, what.find(':'));
-      return InputError("cli.usage", fmt::format("option {} of {} needs a value ({})", option, where, what), {},
-                        std::nullopt, help);
+      if (what.find("At Most") != std::string::npos)
+        return InputError("cli.usage", fmt::format("option {} of {} is given more than once ({})", option, where, what),
+                          {}, std::nullopt, "give it once");
+      if (what.find("missing") != std::string::npos)
+        return InputError("cli.usage", fmt::format("option {} of {} needs a value ({})", option, where, what), {},
+                          std::nullopt, help);
+      return InputError("cli.usage", fmt::format("{}: {}", where, what), {}, std::nullopt, help);
     }
     return InputError("cli.usage", fmt::format("{}: {}", where, e.what()), {}, std::nullopt, help);
   } catch (const std::exception& inner) {

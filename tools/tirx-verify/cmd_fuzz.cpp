@@ -44,6 +44,12 @@ struct Opts {
 
 int run_fuzz(const Opts& o) {
   if (o.list) {
+    if (o.json) {
+      nlohmann::json j = nlohmann::json::array();
+      for (const auto& p : props::properties()) j.push_back({{"name", p.name}, {"description", p.description}});
+      std::cout << dump_json({{"properties", j}}, 2) << "\n";
+      return kVerified;
+    }
     for (const auto& p : props::properties()) std::cout << fmt::format("{:<24} {}\n", p.name, p.description);
     return kVerified;
   }

@@ -146,11 +146,19 @@ std::vector<std::string> harden_options(CLI::App& app) {
   std::vector<CLI::App*> apps;
   all_apps(&app, apps);
   const CLI::Validator non_empty(
-      [](std::string& value) -> std::string { return value.empty() ? "an empty value is not allowed" : ""; }, "",
-      "tirx-non-empty");
+      [](std::string& value) -> std::string {
+        if (value.empty()) return "an empty value is not allowed";
+        if (value.rfind("--", 0) == 0)  // CLI11 hands an option's value the next argument, whatever it is
+          return fmt::format("'{}' is an option, not a value (the value is missing)", shown(value));
+        return "";
+      },
+      "", "tirx-non-empty");
   for (CLI::App* a : apps)
     for (CLI::Option* opt : a->get_options()) {
-      if (opt->get_type_size_max() == 0) continue;  // a flag
+      if (opt->get_expected_max() == 0) {  // a flag: "--json=0", "--cross-check=2" are refused
+        opt->disable_flag_override();
+        continue;
+      }
       if (!is_layout_option(opt)) opt->check(non_empty);  // the notation reports empty text itself
       if (has_range(opt)) continue;
       const std::string type = opt->get_type_name();

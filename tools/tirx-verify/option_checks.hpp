@@ -36,7 +36,9 @@ CLI::Validator int_choices(std::vector<std::int64_t> choices);
 CLI::Validator uint_range(std::uint64_t lo, std::uint64_t hi = std::numeric_limits<std::uint64_t>::max());
 
 // Applied once to the whole command tree, after every subcommand registered its options:
-// every option that takes a value refuses an empty one, and every integer option that has no
+// a flag refuses a value ("--json=0"; "--json=true" is CLI11's own spelling of the flag and
+// stays), every option that takes a value refuses an empty one (a layout is left to the
+// notation, which reports empty text as layout.syntax), and every integer option that has no
 // int_range/uint_range of its own gets the full range of int64 (INT) or uint64 (UINT), so no
 // integer option can wrap or saturate even where nobody thought about its range. Returns the
 // names ("check --max-points") of integer options that got only that default range, so a test

@@ -40,9 +40,12 @@ class StreamBinding {
   std::streambuf* err_;
 };
 
+// --json among the options (after "--" every argument is a positional value).
 bool wants_json(std::span<const std::string> args) {
-  for (const auto& a : args)
+  for (const auto& a : args) {
+    if (a == "--") return false;
     if (a == "--json" || a.rfind("--json=", 0) == 0) return true;
+  }
   return false;
 }
 
@@ -58,7 +61,7 @@ int parse_and_run(std::span<const std::string> args, bool json) {
       return report(InputError("cli.usage", fmt::format("argument {} contains a NUL byte at byte {}", i + 1, nul)),
                     json);
 
-  CLI::App app{"tirx-verify: layout verification and simulation for TIRx GPU tensor layouts"};
+  CLI::App app{"tirx-verify: layout verification and simulation for TIRx GPU tensor layouts", "tirx-verify"};
   app.set_version_flag("--version", "tirx-verify 0.1.0");
   bool list_checks = false, top_json = false;
   app.add_flag("--list-checks", list_checks, "List every check id with its description and witness format");
@@ -121,8 +124,10 @@ int parse_and_run(std::span<const std::string> args, bool json) {
     return kVerified;
   }
   if (app.get_subcommands().empty()) {
-    if (json) return report(InputError("cli.usage", "no subcommand given", {}, std::nullopt, app.help()), json);
-    std::cerr << app.help();
+    report(InputError("cli.usage", "no subcommand given", {}, std::nullopt,
+                      "subcommands: apply, print, check, run, equiv, sim, fuzz; 'tirx-verify --help' shows the usage"),
+           json);
+    if (!json) std::cerr << "\n" << app.help();
     return kBadInput;
   }
   return exit_code;
