@@ -1,0 +1,152 @@
+// libFuzzer target: the whole command line (tirx::cli::run_cli, tools/tirx-verify/run_cli.hpp),
+// in-process, on argument vectors built from the fuzz input.
+//
+//   input bytes --split at NUL--> argv (at most 24 arguments) --run_cli--> exit code, out, err
+//
+// A finding is anything run_cli's contract (run_cli.hpp) rules out: a crash, an abort, a
+// sanitizer report, a leak, a hang (-timeout), an exit code other than 0..3 (4 is an internal
+// error: an exception that escaped a subcommand), exit 2 without a diagnostic naming a check id,
+// or, with --json among the options, output that is not exactly one JSON document.
+//
+// What the harness keeps out, because it is slow by design rather than wrong:
+//   * absolute paths and "..": the input runs in an empty scratch directory, so `run DIR` and
+//     --target-file see only what the input names there (nothing), never the machine's files;
+//   * `fuzz` without --list/--help (a property campaign: the property tests cover it);
+//   * more than 4 MB of output (a layout listing millions of elements): the run stops there.
+// Every check and equiv gets small engine limits (--z3-timeout-ms 100, --max-points 100000)
+// unless the input sets them itself.
+//
+// Built by -DTIRX_BUILD_FUZZ=ON with clang; compiled with replay_main.cpp into fuzz_cli_replay,
+// which ctest runs over tests/fuzz/seeds/cli and tests/fuzz/regressions/cli.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "fuzz_check.hpp"
+#include "run_cli.hpp"
+#include "tirx_verify/layout/source_dir.hpp"
+
+namespace {
+
+// Thrown by the capped output buffer; not a std::exception, so nothing in run_cli takes it for a
+// failure of its own.
+struct OutputCapReached {};
+
+// Collects output up to a cap, then stops the run.
+class CappedBuf : public std::stringbuf {
+ public:
+  explicit CappedBuf(std::size_t cap) : cap_(cap) {}
+
+ protected:
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    if (str().size() + static_cast<std::size_t>(n) > cap_) throw OutputCapReached{};
+    return std::stringbuf::xsputn(s, n);
+  }
+  int_type overflow(int_type c) override {
+    if (str().size() + 1 > cap_) throw OutputCapReached{};
+    return std::stringbuf::overflow(c);
+  }
+
+ private:
+  std::size_t cap_;
+};
+
+constexpr std::size_t kMaxArgs = 24;
+constexpr std::size_t kOutputCap = std::size_t{4} << 20;
+
+void enter_scratch_directory() {
+  static bool done = false;
+  if (done) return;
+  done = true;
+  // Targets (models/targets) come from the source tree; everything relative from an empty directory.
+  setenv("TIRX_VERIFY_ROOT", std::string(tirx::source_dir()).c_str(), 1);
+  static char tmpl[] = "/tmp/fuzz_cli.XXXXXX";
+  if (mkdtemp(tmpl)) {
+    std::error_code ec;
+    std::filesystem::current_path(tmpl, ec);
+    std::atexit([] {
+      std::error_code ec2;
+      std::filesystem::remove_all(tmpl, ec2);
+    });
+  }
+}
+
+bool has(const std::vector<std::string>& args, const std::string& a) {
+  return std::find(args.begin(), args.end(), a) != args.end();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size > 4096) return 0;
+  enter_scratch_directory();
+  std::vector<std::string> args(1);
+  for (std::size_t i = 0; i < size; ++i) {
+    if (data[i] == 0) {
+      if (args.size() == kMaxArgs) return 0;
+      args.emplace_back();
+    } else {
+      args.back().push_back(static_cast<char>(data[i]));
+    }
+  }
+  if (args.size() == 1 && args[0].empty()) args.clear();
+  for (const auto& a : args)
+    if (a.rfind('/', 0) == 0 || a.find("..") != std::string::npos || a.find("=/") != std::string::npos) return 0;
+  if (!args.empty() && args[0] == "fuzz" && !has(args, "--list") && !has(args, "--help") && !has(args, "-h")) return 0;
+
+  // Small engine limits where the input does not set its own (before any "--").
+  if (!args.empty() && (args[0] == "check" || args[0] == "equiv")) {
+    std::vector<std::string> extra;
+    if (!has(args, "--z3-timeout-ms")) extra.insert(extra.end(), {"--z3-timeout-ms", "100"});
+    if (args[0] == "check" && !has(args, "--max-points")) extra.insert(extra.end(), {"--max-points", "100000"});
+    args.insert(args.begin() + 1, extra.begin(), extra.end());
+  }
+
+  bool json = false;
+  for (const auto& a : args) {
+    if (a == "--") break;
+    if (a == "--json" || a.rfind("--json=", 0) == 0) json = true;
+  }
+
+  CappedBuf out_buf(kOutputCap), err_buf(kOutputCap);
+  std::ostream out(&out_buf), err(&err_buf);
+  out.exceptions(std::ios::badbit);
+  err.exceptions(std::ios::badbit);
+  std::cout.exceptions(std::ios::badbit);
+  std::cerr.exceptions(std::ios::badbit);
+  int rc = -1;
+  bool capped = false;
+  try {
+    rc = tirx::cli::run_cli(args, out, err);
+  } catch (const OutputCapReached&) {
+    capped = true;
+  }
+  std::cout.clear();
+  std::cerr.clear();
+  std::cout.exceptions(std::ios::goodbit);
+  std::cerr.exceptions(std::ios::goodbit);
+  if (capped) return 0;
+
+  const std::string o = out_buf.str(), e = err_buf.str();
+  std::string shown;
+  for (const auto& a : args) shown += "[" + a + "] ";
+  FUZZ_CHECK(rc >= 0 && rc <= 3, "exit code %d (stderr: %.300s) for %s", rc, e.c_str(), shown.c_str());
+  if (rc == 2)
+    FUZZ_CHECK(e.find("error[") != std::string::npos || o.find("layout.well-formed") != std::string::npos,
+               "exit 2 without a diagnostic (stderr: %.300s) for %s", e.c_str(), shown.c_str());
+  if (json) {
+    const bool valid = nlohmann::json::accept(o);
+    FUZZ_CHECK(valid, "--json output is not one JSON document (%.300s) for %s", o.c_str(), shown.c_str());
+  }
+  return 0;
+}
