@@ -55,26 +55,40 @@ int report(const InputError& e, bool json) {
   return kBadInput;
 }
 
+// The command tree: every subcommand registered, every option checked (option_checks.hpp).
+// Returns the integer options that have no range of their own.
+struct Tree {
+  bool list_checks = false, top_json = false;
+  int exit_code = kVerified;
+};
+std::vector<std::string> build(CLI::App& app, Tree& t) {
+  app.set_version_flag("--version", "tirx-verify 0.1.0");
+  app.add_flag("--list-checks", t.list_checks, "List every check id with its description and witness format");
+  app.add_flag("--json", t.top_json, "With --list-checks, --help, --version or a command-line error: JSON output");
+  register_apply(app, t.exit_code);
+  register_print(app, t.exit_code);
+  register_check(app, t.exit_code);
+  register_run(app, t.exit_code);
+  register_equiv(app, t.exit_code);
+  register_sim(app, t.exit_code);
+  register_fuzz(app, t.exit_code);
+  return harden_options(app);
+}
+
+constexpr const char* kDescription = "tirx-verify: layout verification and simulation for TIRx GPU tensor layouts";
+
 int parse_and_run(std::span<const std::string> args, bool json) {
   for (std::size_t i = 0; i < args.size(); ++i)
     if (const auto nul = args[i].find('\0'); nul != std::string::npos)
       return report(InputError("cli.usage", fmt::format("argument {} contains a NUL byte at byte {}", i + 1, nul)),
                     json);
 
-  CLI::App app{"tirx-verify: layout verification and simulation for TIRx GPU tensor layouts", "tirx-verify"};
-  app.set_version_flag("--version", "tirx-verify 0.1.0");
-  bool list_checks = false, top_json = false;
-  app.add_flag("--list-checks", list_checks, "List every check id with its description and witness format");
-  app.add_flag("--json", top_json, "With --list-checks, --help, --version or a command-line error: JSON output");
-  int exit_code = kVerified;
-  register_apply(app, exit_code);
-  register_print(app, exit_code);
-  register_check(app, exit_code);
-  register_run(app, exit_code);
-  register_equiv(app, exit_code);
-  register_sim(app, exit_code);
-  register_fuzz(app, exit_code);
-  harden_options(app);
+  CLI::App app{kDescription, "tirx-verify"};
+  Tree tree;
+  build(app, tree);
+  const bool& list_checks = tree.list_checks;
+  const bool& top_json = tree.top_json;
+  const int& exit_code = tree.exit_code;
   // Runs after the whole command line parsed and before any subcommand does.
   app.parse_complete_callback([&] {
     check_parsed_values(app);
@@ -134,6 +148,12 @@ int parse_and_run(std::span<const std::string> args, bool json) {
 }
 
 }  // namespace
+
+std::vector<std::string> integer_options_without_range() {
+  CLI::App app{kDescription, "tirx-verify"};
+  Tree tree;
+  return build(app, tree);
+}
 
 int run_cli(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
   StreamBinding bind(out, err);

@@ -22,6 +22,7 @@
 #include <ostream>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace tirx::cli {
 
@@ -29,6 +30,10 @@ namespace tirx::cli {
 // "S[8:1]"}. An argument with a NUL byte (impossible through argv, possible in-process) is
 // cli.usage. Never throws.
 int run_cli(std::span<const std::string> args, std::ostream& out, std::ostream& err);
+
+// The integer options of the command tree that state no range of their own (option_checks.hpp:
+// they still get the full int64/uint64 range). A test insists this is empty.
+std::vector<std::string> integer_options_without_range();
 
 // Exit code of an internal error (a bug): see above.
 inline constexpr int kInternalError = 4;
