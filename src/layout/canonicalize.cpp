@@ -33,13 +33,17 @@ std::vector<Iter> fuse_contiguous(const std::vector<Iter>& shard) {
   out.reserve(shard.size());
   for (std::size_t cur = 0; cur < shard.size();) {
     std::int64_t extent = shard[cur].extent;
+    bool declared = shard[cur].broadcast;
     std::size_t next = cur + 1;
     while (next < shard.size() && shard[next].axis == shard[cur].axis &&
            product_equals(shard[next].extent, shard[next].stride, shard[next - 1].stride)) {
       extent = checked_mul(extent, shard[next].extent, "fused extent");
+      declared = declared && shard[next].broadcast;
       ++next;
     }
-    out.push_back(Iter{extent, shard[next - 1].stride, shard[cur].axis});
+    // Stride-0 iters only fuse with stride-0 iters; the run stays a declared broadcast when
+    // every part of it was one.
+    out.push_back(Iter{extent, shard[next - 1].stride, shard[cur].axis, declared});
     cur = next;
   }
   return out;

@@ -81,7 +81,7 @@ TileLayout sf_tmem_layout(std::int64_t rows, std::int64_t sf_k, std::int64_t sf_
   // Extra iters take the axis of the first shard iter (TCol, except for a single row chunk,
   // where the canonical base starts on TLane: TVM's edge case, kept).
   const Axis first = base.shard.front().axis;
-  if (sf_reuse > 1) base.shard.push_back(Iter{sf_reuse, 0, first});
+  if (sf_reuse > 1) base.shard.push_back(Iter{sf_reuse, 0, first, /*broadcast=*/true});  // declared
   if (pipe_depth) base.shard.insert(base.shard.begin(), Iter{*pipe_depth, stage_cols, first});
   return base;
 }
@@ -108,7 +108,7 @@ TileLayout sf_smem_layout(std::int64_t rows, std::int64_t sf_k, std::int64_t sf_
       {rows / super_rows, k_bytes, AxisId::m}, {chunks, cell, AxisId::m},   {kTmemLanesPerWarp, lane_bytes, AxisId::m},
       {k_outer, super_bytes, AxisId::m},       {sf_per_mma, in_cell, AxisId::m}, {in_cell, 1, AxisId::m},
   };
-  if (sf_reuse > 1) raw.push_back(Iter{sf_reuse, 0, AxisId::m});
+  if (sf_reuse > 1) raw.push_back(Iter{sf_reuse, 0, AxisId::m, /*broadcast=*/true});  // declared
   TileLayout l;
   if (pipe_depth) l.shard.push_back(Iter{*pipe_depth, stage_bytes, AxisId::m});
   for (const Iter& it : raw)

@@ -104,12 +104,19 @@ Layout broadcast(const Layout& l, std::int64_t n, int position, Axis axis) {
     if (at < 0 || at > len)
       fail(fmt::format("broadcast: position {} is outside the {} shard iters", position, len));
     TileLayout out = t;
-    out.shard.insert(out.shard.begin() + at, Iter{n, 0, axis});
+    out.shard.insert(out.shard.begin() + at, Iter{n, 0, axis, /*broadcast=*/true});  // a declared broadcast
     return out;
   };
   if (!l.is_compose()) return Layout(insert(l.tile()));
   const ComposeLayout& c = l.as_compose();
   return Layout(ComposeLayout(c.swizzle, insert(c.tile)));
+}
+
+Layout declare_broadcasts(const Layout& l) {
+  Layout out = l;
+  for (Iter& it : out.tile().shard)
+    if (it.stride == 0) it.broadcast = true;
+  return out;
 }
 
 TileLayout permute_dims(const TileLayout& l, std::span<const int> perm) {

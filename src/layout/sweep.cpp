@@ -4,7 +4,7 @@
 
 namespace tirx {
 
-Sweep::Sweep(const TileLayout& l, bool include_replicas, bool exclude_zero_stride_shard) {
+Sweep::Sweep(const TileLayout& l, bool include_replicas, bool exclude_declared_broadcast) {
   l.validate();
   std::uint32_t mask = 0;
   for (const Iter& it : l.shard) mask |= 1u << it.axis.index();
@@ -35,7 +35,7 @@ Sweep::Sweep(const TileLayout& l, bool include_replicas, bool exclude_zero_strid
   std::int64_t visited = 1;
   for (std::size_t k = 0; k < l.shard.size(); ++k) {
     const Iter& it = l.shard[k];
-    if (exclude_zero_stride_shard && it.stride == 0) continue;  // digit fixed at 0
+    if (exclude_declared_broadcast && it.is_declared_broadcast()) continue;  // digit fixed at 0
     extend(it);
     shard_.push_back(Step{slot_[it.axis.index()], it.extent, it.stride, weight[k]});
     visited = checked_mul(visited, it.extent, "sweep size");

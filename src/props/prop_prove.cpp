@@ -14,8 +14,9 @@
 // earlier element agrees).
 //
 // Storage cells by scope (docs/checks.md): shared -> memory axes; tmem -> TLane, TCol;
-// local and unknown -> every axis. Stride-0 shard iters are explicit broadcasts: their digits
-// are visited at 0 only (elements that differ only there may share a cell).
+// local and unknown -> every axis. A stride-0 shard iter is a collision unless it is a declared
+// broadcast (a third of the injectivity cases declare every one: --allow-broadcast); declared
+// broadcast digits are visited at 0 only (elements that differ only there may share a cell).
 // Ranges (sm_100a): laneid < 32, wid_in_wg < 4, tid_in_wg < 128, tx < 1024, TLane < 128,
 // TCol < columns x 32 / bits (columns: alloc_cols, else 512), m < alloc_elems when given, else
 // in local scope (a register fragment) m < 255 registers x 32 / bits; everything >= 0. A
@@ -65,6 +66,7 @@ std::string check_command(const Drawn& d, const char* extra = "") {
   if (!d.in.dtype.empty()) r += " --dtype " + d.in.dtype;
   if (d.in.alloc_cols) r += fmt::format(" --alloc-cols {}", *d.in.alloc_cols);
   if (d.in.alloc_elems) r += fmt::format(" --alloc-elems {}", *d.in.alloc_elems);
+  if (d.in.allow_broadcast) r += " --allow-broadcast";
   return r + extra + " --json";
 }
 
@@ -85,6 +87,9 @@ rc::Gen<Drawn> gen_input(bool bounds) {
     d.in.scope = prove::parse_scope(d.scope_name);
     d.in.machine = prove::machine_limits(sm100());
     d.in.limits = limits();
+    // A third of the injectivity cases declare the buffer a broadcast view (every stride-0 shard
+    // iter a declared broadcast); the rest are strict.
+    if (!bounds) d.in.allow_broadcast = *rc::gen::inRange(0, 3) == 0;
     if (bounds) {
       d.in.elem_bits = pick({32, 16});
       d.in.dtype = d.in.elem_bits == 32 ? "float32" : "float16";
@@ -118,7 +123,7 @@ void for_each_point(const Layout& l, bool skip_broadcast, F f) {
     const auto d = ref_digits(t, x);
     bool broadcast_copy = false;
     for (std::size_t k = 0; k < d.size(); ++k)
-      if (t.shard[k].stride == 0 && d[k] != 0) broadcast_copy = true;
+      if (t.shard[k].is_declared_broadcast() && d[k] != 0) broadcast_copy = true;
     if (skip_broadcast && broadcast_copy) continue;
     for (std::int64_t r = 0; r < reps; ++r) f(x, r, ref_image(l, d, ref_replica_digits(t, r)));
   }
@@ -158,8 +163,11 @@ void expect_verdict(const char* what, const char* engine, prove::Status got, boo
 
 Property prove_injective_property() {
   return {"prove.injective", "every injectivity engine agrees with brute force; its witnesses are real collisions", 300, [] {
-            const Drawn d = *gen_input(false);
-            const std::string repro = check_command(d);
+            const Drawn drawn = *gen_input(false);
+            const std::string repro = check_command(drawn);
+            // The layout the engines see: strict, or with every stride-0 shard iter declared.
+            Drawn d = drawn;
+            if (d.in.allow_broadcast) d.layout = declare_broadcasts(d.layout);
             const std::vector<Axis> axes = cell_axes(d.layout, d.in.scope);
             std::map<std::vector<std::int64_t>, std::pair<std::int64_t, std::int64_t>> owner;
             bool collide = false;

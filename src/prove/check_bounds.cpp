@@ -107,6 +107,10 @@ CheckResult check_bounds(const CheckInput& in) {
   const std::vector<Engine> order = points <= in.limits.enum_crossover_points
                                         ? std::vector<Engine>{Engine::kGf2, Engine::kEnum, Engine::kZ3}
                                         : std::vector<Engine>{Engine::kGf2, Engine::kZ3, Engine::kEnum};
+  auto gate = [&](Engine e) -> std::string {
+    if (e != Engine::kEnum) return {};
+    return enum_gate(in, static_cast<double>(points) * kEnumDenseNsPerPoint * 1e-9, 0, points);
+  };
   auto finish = [&](CheckResult r) {
     if (r.status == Status::kPass) r.message = pass_message(in, targets) + (r.message.empty() ? "" : " — " + r.message);
     return r;
@@ -114,15 +118,16 @@ CheckResult check_bounds(const CheckInput& in) {
   if (in.engine == Engine::kAuto && !in.cross_check) {
     const BoundsAnswer iv = enumerate::interval_bounds(in.layout, plain);
     if (iv.status == Status::kFail || swizzled.empty()) return finish(to_result(in, iv, plain, "interval"));
-    CheckResult r = dispatch(in, order, engines, [&](Engine e) {
-      return to_result(in, run_engine(e, in, swizzled), swizzled, std::string(engine_name(e)));
-    });
+    CheckResult r = dispatch(
+        in, order, engines,
+        [&](Engine e) { return to_result(in, run_engine(e, in, swizzled), swizzled, std::string(engine_name(e))); },
+        gate);
     r.engine = "interval+" + r.engine;
     return finish(std::move(r));
   }
-  return finish(dispatch(in, order, engines, [&](Engine e) {
-    return to_result(in, run_engine(e, in, targets), targets, std::string(engine_name(e)));
-  }));
+  return finish(dispatch(
+      in, order, engines,
+      [&](Engine e) { return to_result(in, run_engine(e, in, targets), targets, std::string(engine_name(e))); }, gate));
 }
 
 }  // namespace tirx::prove

@@ -7,7 +7,11 @@
 // Witness: the first differing element and both image sets, re-checked by direct evaluation.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <iterator>
+
 #include "checks_internal.hpp"
+#include "image_sets.hpp"
 #include "tirx_verify/layout/checked.hpp"
 #include "tirx_verify/layout/error.hpp"
 #include "tirx_verify/prove/enum_engine.hpp"
@@ -27,7 +31,7 @@ EquivalenceAnswer run_engine(Engine e, const Layout& a, const Layout& b, const E
   }
 }
 
-nlohmann::json images_json(const std::vector<std::vector<std::int64_t>>& set, const std::vector<Axis>& axes) {
+nlohmann::json images_json(const std::vector<Image>& set, const std::vector<Axis>& axes) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& row : set) {
     nlohmann::json c = nlohmann::json::object();
@@ -35,6 +39,67 @@ nlohmann::json images_json(const std::vector<std::vector<std::int64_t>>& set, co
     out.push_back(std::move(c));
   }
   return out;
+}
+
+// The listed images, "... (N images)" when there are more than the list holds (count < 0: no count).
+std::string images_text(const std::vector<Image>& listed, std::int64_t count, const std::vector<Axis>& axes) {
+  constexpr std::size_t kInMessage = 8;
+  std::vector<Image> head(listed.begin(), listed.begin() + std::min(listed.size(), kInMessage));
+  std::string s = images_json(head, axes).dump();
+  if (count > static_cast<std::int64_t>(head.size()) || (count < 0 && listed.size() > head.size()))
+    s.insert(s.size() - 1, fmt::format(", ... ({} images)", count < 0 ? static_cast<std::int64_t>(listed.size()) : count));
+  return s;
+}
+
+// How the image sets of element `flat` differ, bounded: at most kListedImages images per side and
+// per "only" list, the counts of replica copies. nullopt: the sets are equal. `unresolved`: the
+// sets are too large to build and no difference was found among the first images of either side.
+struct Difference {
+  std::vector<Image> a, b, a_only, b_only;
+  std::int64_t a_count = 0, b_count = 0;
+  bool unresolved = false;
+};
+
+std::optional<Difference> difference(const Layout& a, const Layout& b, std::int64_t flat, const std::vector<Axis>& axes,
+                                     Budget* budget) {
+  Difference d;
+  d.a_count = a.tile().replica_count();
+  d.b_count = b.tile().replica_count();
+  auto take = [](std::vector<Image>& out, const std::vector<Image>& from) {
+    for (const Image& i : from)
+      if (out.size() < kListedImages) out.push_back(i);
+  };
+  if (d.a_count <= kMaxMaterializedImages && d.b_count <= kMaxMaterializedImages) {
+    MemoryCharge ha, hb;
+    const std::vector<Image> ia = materialize(a, flat, axes, budget, ha), ib = materialize(b, flat, axes, budget, hb);
+    if (ia == ib) return std::nullopt;
+    std::vector<Image> only_a, only_b;
+    std::set_difference(ia.begin(), ia.end(), ib.begin(), ib.end(), std::back_inserter(only_a));
+    std::set_difference(ib.begin(), ib.end(), ia.begin(), ia.end(), std::back_inserter(only_b));
+    take(d.a, ia);
+    take(d.b, ib);
+    take(d.a_only, only_a);
+    take(d.b_only, only_b);
+    d.a_count = static_cast<std::int64_t>(ia.size());
+    d.b_count = static_cast<std::int64_t>(ib.size());
+    return d;
+  }
+  // Too many copies to build: look for one of the first images of a side that the other lacks,
+  // streaming the other side's copies (no memory, O(copies) each).
+  d.a = first_images(a, flat, axes, kListedImages);
+  d.b = first_images(b, flat, axes, kListedImages);
+  for (const Image& i : d.a)
+    if (!contains(b, flat, axes, i, budget)) {
+      d.a_only.push_back(i);
+      return d;
+    }
+  for (const Image& i : d.b)
+    if (!contains(a, flat, axes, i, budget)) {
+      d.b_only.push_back(i);
+      return d;
+    }
+  d.unresolved = true;
+  return d;
 }
 
 }  // namespace
@@ -81,13 +146,31 @@ CheckResult check_equivalent(const CheckInput& in) {
     if (ans.status != Status::kFail) return r;
     if (!ans.flat || *ans.flat < 0 || *ans.flat >= a.size())
       return witness_rejected(r, "no element in range");
-    const auto ia = image_set(a, *ans.flat, axes), ib = image_set(b, *ans.flat, axes);
-    if (ia == ib) return witness_rejected(r, fmt::format("element {} has equal image sets", *ans.flat));
+    const std::optional<Difference> d = difference(a, b, *ans.flat, axes, in.limits.budget);
+    if (!d) return witness_rejected(r, fmt::format("element {} has equal image sets", *ans.flat));
+    if (d->unresolved) {
+      r.status = Status::kUndecided;
+      r.message = fmt::format(
+          "{} says element {} differs, but its image sets ({} and {} replica copies) are too large to compare "
+          "(more than {}), and none of the first {} images of either side is missing from the other",
+          r.engine, *ans.flat, d->a_count, d->b_count, kMaxMaterializedImages, kListedImages);
+      return r;
+    }
     nlohmann::json element = {{"logical", logical_coord(*ans.flat, in.shape)}, {"flat", *ans.flat}};
-    r.witness = {{"element", element}, {"a", images_json(ia, axes)}, {"b", images_json(ib, axes)}, {"first", ans.first}};
+    r.witness = {{"element", element},
+                 {"a", images_json(d->a, axes)},
+                 {"b", images_json(d->b, axes)},
+                 {"a_count", d->a_count},
+                 {"b_count", d->b_count},
+                 {"a_only", images_json(d->a_only, axes)},
+                 {"b_only", images_json(d->b_only, axes)},
+                 {"first", ans.first}};
     r.message = fmt::format("{}element {}: first layout -> {}, second layout -> {}", ans.first ? "first differing " : "",
                             nlohmann::json(logical_coord(*ans.flat, in.shape)).dump(),
-                            images_json(ia, axes).dump(), images_json(ib, axes).dump());
+                            images_text(d->a, d->a_count, axes), images_text(d->b, d->b_count, axes));
+    if (d->a_count > static_cast<std::int64_t>(d->a.size()) || d->b_count > static_cast<std::int64_t>(d->b.size()))
+      r.message += fmt::format("; only in the first: {}, only in the second: {}", images_text(d->a_only, -1, axes),
+                               images_text(d->b_only, -1, axes));
     return r;
   };
   std::int64_t points = 0;
@@ -97,7 +180,14 @@ CheckResult check_equivalent(const CheckInput& in) {
   const std::vector<Engine> order = points <= in.limits.enum_crossover_points
                                         ? std::vector<Engine>{Engine::kGf2, Engine::kEnum, Engine::kZ3}
                                         : std::vector<Engine>{Engine::kGf2, Engine::kZ3, Engine::kEnum};
-  return dispatch(in, order, engines, attempt);
+  auto gate = [&](Engine e) -> std::string {
+    if (e != Engine::kEnum) return {};
+    const std::int64_t reps = std::max(a.tile().replica_count(), b.tile().replica_count());
+    std::int64_t bytes = 0;
+    if (__builtin_mul_overflow(reps, static_cast<std::int64_t>(axes.size() * 64 + 96), &bytes)) bytes = INT64_MAX;
+    return enum_gate(in, static_cast<double>(points) * kEnumDenseNsPerPoint * 1e-9, bytes, points);
+  };
+  return dispatch(in, order, engines, attempt, gate);
 }
 
 CheckResult equivalent(const Layout& a, const Layout& b, std::optional<std::vector<std::int64_t>> shape,

@@ -2,20 +2,29 @@
 //
 // The storage cell of a point is its value on the storage axes of the scope (storage_axes), after
 // the XOR swizzle for a ComposeLayout. Two distinct points — two elements, or two replica copies
-// of one element — must never share one. Stride-0 shard iters are an explicit broadcast (TVM's
-// broadcast()/sf_reuse): elements that differ only in those digits share cells by design, so
-// every engine fixes those digits at 0 and the result says so.
+// of one element — must never share one (DESIGN.md, "Injectivity is about storage").
 //
-// Engines (auto: the cheapest that decides): first the structural sufficient condition
-// (injective_structural.cpp: on each storage axis every stride exceeds the reach of the smaller
-// ones — O(iters), proves most real layouts); then gf2 (rank of the digit-bit matrix) when every
-// extent and stride is a power of two without carries; else enumeration (owner array) up to
-// EngineLimits::enum_crossover_points points; else Z3 (two points, distinct digits, equal cells).
-// Under --cross-check the structural verdict is compared too (it can only say "pass").
-// Witness: {"a": point, "b": point, "cell": {axis: value}}, re-checked by evaluating both points.
+// Broadcasts. A stride-0 shard iter makes the elements that differ only in its digit share
+// every cell. That is a defect (a contraction: `S[(2,64):(0,1)]` in shared memory) unless the
+// buffer is a read-only broadcast view that says so: the iter was made by broadcast() or as the
+// sf_reuse iter of an sf_* factory (Iter::broadcast), or the caller declared the whole buffer a
+// broadcast (CheckInput::allow_broadcast: --allow-broadcast, a model's "broadcast": true). Declared
+// broadcast digits are fixed at 0 by every engine and the pass message names those iters; an
+// undeclared one fails at once (structural), witness: digit 0 against digit 1 of that iter.
+//
+// Engines (auto: the cheapest that decides): first the structural decisions
+// (injective_structural.cpp: a contraction fails; on each storage axis every stride exceeds the
+// reach of the smaller ones passes — O(iters), proves most real layouts); then gf2 (rank of the
+// digit-bit matrix) when every extent and stride is a power of two without carries; else
+// enumeration (owner array or hashed owner map) up to EngineLimits::enum_crossover_points points;
+// else Z3 (two points, distinct digits, equal cells); enumeration after a Z3 limit only when its
+// estimated cost fits the budget that is left. Under --cross-check the structural verdict is one
+// more verdict to compare. Witness: {"a": point, "b": point, "cell": {axis: value}} (plus
+// "broadcast_iter" for a contraction), re-checked by evaluating both points.
 #include <fmt/format.h>
 
 #include "checks_internal.hpp"
+#include "tirx_verify/layout/ops.hpp"
 #include "tirx_verify/prove/enum_engine.hpp"
 #include "tirx_verify/prove/gf2.hpp"
 #include "tirx_verify/prove/z3_engine.hpp"
@@ -24,62 +33,84 @@ namespace tirx::prove {
 
 namespace {
 
-InjectivityAnswer run_engine(Engine e, const CheckInput& in) {
+InjectivityAnswer run_engine(Engine e, const Layout& l, const CheckInput& in) {
   switch (e) {
-    case Engine::kGf2: return gf2::injective(in.layout, in.scope);
-    case Engine::kZ3: return z3engine::injective(in.layout, in.scope, in.limits);
-    default: return enumerate::injective(in.layout, in.scope, in.limits);
+    case Engine::kGf2: return gf2::injective(l, in.scope);
+    case Engine::kZ3: return z3engine::injective(l, in.scope, in.limits);
+    default: return enumerate::injective(l, in.scope, in.limits);
   }
 }
 
-// Same point of the domain once broadcast digits are ignored?
+// Same point of the domain once declared broadcast digits are ignored?
 bool same_point(const TileLayout& l, const Element& a, const Element& b) {
   for (std::size_t k = 0; k < l.shard.size(); ++k)
-    if (l.shard[k].stride != 0 && a.digits[k] != b.digits[k]) return false;
+    if (!l.shard[k].is_declared_broadcast() && a.digits[k] != b.digits[k]) return false;
   return a.replica == b.replica;
 }
 
 bool valid(const TileLayout& l, const Element& e) {
   if (e.digits.size() != l.shard.size() || e.replica.size() != l.replica.size()) return false;
   for (std::size_t k = 0; k < l.shard.size(); ++k)
-    if (e.digits[k] < 0 || e.digits[k] >= l.shard[k].extent || (l.shard[k].stride == 0 && e.digits[k] != 0))
+    if (e.digits[k] < 0 || e.digits[k] >= l.shard[k].extent || (l.shard[k].is_declared_broadcast() && e.digits[k] != 0))
       return false;
   for (std::size_t k = 0; k < l.replica.size(); ++k)
     if (e.replica[k] < 0 || e.replica[k] >= l.replica[k].extent) return false;
   return true;
 }
 
+std::string iter_text(const Iter& it) { return fmt::format("{}:{}@{}", it.extent, it.stride, it.axis.name()); }
+
+// "; declared broadcast: shard iter 4 (4:0@m), by the layout's factory" — empty without one.
+std::string broadcast_note(const TileLayout& declared, const TileLayout& original) {
+  std::string iters;
+  bool by_caller = false;
+  std::size_t count = 0;
+  for (std::size_t k = 0; k < declared.shard.size(); ++k) {
+    const Iter& it = declared.shard[k];
+    if (!it.is_declared_broadcast() || it.extent == 1) continue;
+    const bool factory = original.shard[k].broadcast;
+    by_caller = by_caller || !factory;
+    iters += fmt::format("{}{} ({})", iters.empty() ? "" : ", ", k, iter_text(it));
+    ++count;
+  }
+  if (iters.empty()) return {};
+  return fmt::format("; declared broadcast (read-only view, by {}): shard iter{} {} — the elements that differ only in "
+                     "{} digit share cells by design",
+                     by_caller ? "--allow-broadcast / the buffer's \"broadcast\"" : "the layout's factory",
+                     count > 1 ? "s" : "", iters, count > 1 ? "those" : "its");
+}
+
 }  // namespace
 
 CheckResult check_injective(const CheckInput& in) {
-  const TileLayout& tile = in.layout.tile();
+  const Layout layout = in.allow_broadcast ? declare_broadcasts(in.layout) : in.layout;
+  const TileLayout& tile = layout.tile();
   const std::vector<Axis> cell_axes = storage_axes(tile, in.scope);
-  const Sweep sw(tile, /*include_replicas=*/true, /*exclude_zero_stride_shard=*/true);
-  std::int64_t zero_stride = 0;
-  for (const Iter& it : tile.shard)
-    if (it.stride == 0 && it.extent > 1) ++zero_stride;
-  const std::string broadcast_note =
-      zero_stride ? fmt::format(" ({} stride-0 shard iter(s) treated as explicit broadcast)", zero_stride) : "";
+  const Sweep sw(tile, /*include_replicas=*/true, /*exclude_declared_broadcast=*/true);
+  const std::string note = broadcast_note(tile, in.layout.tile());
+  const std::int64_t distinct = sw.points() / sw.replicas();
+  const std::string elements_text =
+      distinct == tile.size() ? fmt::format("{} elements", distinct)
+                              : fmt::format("{} elements ({} once the declared broadcast digits are fixed at 0)",
+                                            tile.size(), distinct);
   std::string axes_text;
   for (std::size_t i = 0; i < cell_axes.size(); ++i) axes_text += fmt::format("{}{}", i ? ", " : "", cell_axes[i].name());
 
-  auto attempt = [&](Engine e) {
+  // One engine's answer as a result; a failure's witness re-checked by direct evaluation.
+  auto to_result = [&](std::string engine, const InjectivityAnswer& ans) {
     CheckResult res;
     res.id = "layout.injective";
-    res.engine = std::string(engine_name(e));
-    const InjectivityAnswer ans = run_engine(e, in);
+    res.engine = std::move(engine);
     res.status = ans.status;
     res.message = ans.message;
-    if (ans.status == Status::kPass) {
-      res.message = fmt::format("{} points ({} elements x {} replica copies) occupy distinct cells on ({}){} — {}",
-                                sw.points(), sw.points() / sw.replicas(), sw.replicas(), axes_text, broadcast_note,
-                                ans.message);
-    }
+    if (ans.status == Status::kPass)
+      res.message = fmt::format("{} x {} replica copies occupy distinct cells on ({}){} — {}", elements_text,
+                                sw.replicas(), axes_text, note, ans.message);
     if (ans.status != Status::kFail) return res;
     if (!ans.a || !ans.b || !valid(tile, *ans.a) || !valid(tile, *ans.b))
       return witness_rejected(res, "a point outside the digit ranges");
     if (same_point(tile, *ans.a, *ans.b)) return witness_rejected(res, "the two points are the same");
-    const Coord ca = image_of(in.layout, *ans.a), cb = image_of(in.layout, *ans.b);
+    const Coord ca = image_of(layout, *ans.a), cb = image_of(layout, *ans.b);
     nlohmann::json cell = nlohmann::json::object();
     for (Axis a : cell_axes) {
       if (axis_value(ca, a) != axis_value(cb, a))
@@ -93,42 +124,84 @@ CheckResult check_injective(const CheckInput& in) {
       res.message = fmt::format("element {} has two replica copies ({} and {}) in the same cell {}",
                                 nlohmann::json(logical_coord(fa, in.shape)).dump(), ra, rb, cell.dump());
     else
-      res.message = fmt::format("elements {} (replica {}) and {} (replica {}) share the cell {}{}",
+      res.message = fmt::format("elements {} (replica {}) and {} (replica {}) share the cell {}",
                                 nlohmann::json(logical_coord(fa, in.shape)).dump(), ra,
-                                nlohmann::json(logical_coord(fb, in.shape)).dump(), rb, cell.dump(), broadcast_note);
+                                nlohmann::json(logical_coord(fb, in.shape)).dump(), rb, cell.dump());
     return res;
   };
+
+  // Structural: a contraction fails, the stride condition passes, else nothing is concluded.
+  std::optional<CheckResult> structural;
+  const std::optional<std::size_t> contraction = contraction_iter(tile);
+  const std::string contraction_note =
+      contraction ? fmt::format(": shard iter {} ({}) has stride 0, an undeclared broadcast — the elements that "
+                                "differ only in its digit share every cell. A read-only broadcast view passes when "
+                                "declared (--allow-broadcast, \"broadcast\": true in a kernel model, or TVM's "
+                                "broadcast())",
+                                *contraction, iter_text(tile.shard[*contraction]))
+                  : std::string();
+  if (contraction) {
+    InjectivityAnswer ans;
+    ans.status = Status::kFail;
+    ans.a = Element{std::vector<std::int64_t>(tile.shard.size(), 0), std::vector<std::int64_t>(tile.replica.size(), 0)};
+    ans.b = ans.a;
+    ans.b->digits[*contraction] = 1;
+    CheckResult r = to_result("structural", ans);
+    if (r.status == Status::kFail) {
+      r.witness["broadcast_iter"] = *contraction;
+      r.message += contraction_note;
+    }
+    structural = std::move(r);
+  } else if (in.engine == Engine::kAuto && injective_by_strides(tile, in.scope)) {
+    CheckResult r;
+    r.id = "layout.injective";
+    r.engine = "structural";
+    r.status = Status::kPass;
+    r.message = fmt::format("{} x {} replica copies: on every storage axis each stride exceeds the reach of the "
+                            "smaller ones{}",
+                            elements_text, sw.replicas(), note);
+    structural = std::move(r);
+  }
+  if (structural && !in.cross_check && in.engine == Engine::kAuto) return *structural;
+
+  auto attempt = [&](Engine e) { return to_result(std::string(engine_name(e)), run_engine(e, layout, in)); };
   const std::vector<Engine> engines = {Engine::kEnum, Engine::kGf2, Engine::kZ3};
   const std::vector<Engine> order = sw.points() <= in.limits.enum_crossover_points
                                         ? std::vector<Engine>{Engine::kGf2, Engine::kEnum, Engine::kZ3}
                                         : std::vector<Engine>{Engine::kGf2, Engine::kZ3, Engine::kEnum};
-  const bool structural = in.engine == Engine::kAuto && injective_by_strides(tile, in.scope);
-  const std::string structural_message =
-      fmt::format("{} elements x {} replica copies: on every storage axis each stride exceeds the reach of the "
-                  "smaller ones{}",
-                  tile.size(), tile.replica_count(), broadcast_note);
-  if (structural && !in.cross_check) {
-    CheckResult res;
-    res.id = "layout.injective";
-    res.engine = "structural";
-    res.status = Status::kPass;
-    res.message = structural_message;
-    return res;
+  auto gate = [&](Engine e) -> std::string {
+    if (e != Engine::kEnum) return {};
+    const enumerate::EnumCost c = enumerate::injective_cost(layout, in.scope, in.limits);
+    return enum_gate(in, c.seconds, c.bytes, c.points);
+  };
+  CheckResult r = dispatch(in, order, engines, attempt, gate);
+  if (!in.cross_check || !structural) {
+    if (r.status == Status::kFail && contraction) r.message += contraction_note;  // a forced engine's witness
+    return r;
   }
-  CheckResult r = dispatch(in, order, engines, attempt);
-  if (structural) {  // cross-check: the sufficient condition is one more verdict to compare
-    if (r.status == Status::kFail && r.message.find("ENGINES DISAGREE") == std::string::npos) {
-      r.message = fmt::format("ENGINES DISAGREE on layout.injective: structural pass ({}); {} fail ({})",
-                              structural_message, r.engine, r.message);
-      nlohmann::json engines_json = nlohmann::json::array();
-      engines_json.push_back({{"engine", "structural"}, {"status", "pass"}});
-      engines_json.push_back({{"engine", r.engine}, {"status", "fail"}, {"witness", r.witness}});
-      r.witness = {{"engines", engines_json}};
-    } else if (r.status == Status::kPass) {
-      r.engine = "structural+" + r.engine;
-      r.message += " [structural: pass]";
-    }
+  // Cross-check: the structural verdict is one more to compare.
+  const bool decided = r.status == Status::kPass || r.status == Status::kFail;
+  if (!decided || r.message.find("ENGINES DISAGREE") != std::string::npos) return r;
+  if (r.status != structural->status) {
+    nlohmann::json engines_json = nlohmann::json::array();
+    engines_json.push_back(
+        {{"engine", "structural"}, {"status", status_name(structural->status)}, {"witness", structural->witness}});
+    engines_json.push_back({{"engine", r.engine}, {"status", status_name(r.status)}, {"witness", r.witness}});
+    r.message = fmt::format("ENGINES DISAGREE on layout.injective: structural {} ({}); {} {} ({})",
+                            status_name(structural->status), structural->message, r.engine, status_name(r.status),
+                            r.message);
+    r.status = Status::kFail;
+    r.witness = {{"engines", engines_json}};
+    return r;
   }
+  if (r.status == Status::kFail) {  // the contraction's own witness names the iter
+    CheckResult s = *structural;
+    s.engine = "structural+" + r.engine;
+    s.message += fmt::format(" [cross-check: {}]", r.message);
+    return s;
+  }
+  r.engine = "structural+" + r.engine;
+  r.message += " [structural: pass]";
   return r;
 }
 

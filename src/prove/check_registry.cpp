@@ -86,12 +86,20 @@ std::vector<CheckResult> run_all(const CheckInput& in) {
     Stopwatch sw;
     CheckResult r;
     try {
-      r = c.run(in);
+      try {
+        r = c.run(in);
+      } catch (const std::bad_alloc&) {
+        throw (in.limits.budget ? *in.limits.budget : Budget()).out_of_memory("checking");
+      } catch (const std::length_error&) {  // a std::vector larger than max_size()
+        throw (in.limits.budget ? *in.limits.budget : Budget()).out_of_memory("checking (a structure too large to allocate)");
+      }
     } catch (const InputError& e) {
       r.id = std::string(c.id);
       r.status = Status::kFail;
       r.message = fmt::format("[{}] {}", e.check_id(), e.message());
       r.engine = "error";
+    } catch (const BudgetExceeded& e) {
+      r = budget_result(c.id, e);
     }
     r.seconds = sw.seconds();
     out.push_back(std::move(r));
@@ -99,6 +107,16 @@ std::vector<CheckResult> run_all(const CheckInput& in) {
     if (c.id == "layout.well-formed" && out.back().status == Status::kFail) break;
   }
   return out;
+}
+
+CheckResult budget_result(std::string_view id, const BudgetExceeded& e) {
+  CheckResult r;
+  r.id = std::string(id);
+  r.status = Status::kUndecided;
+  r.engine = "budget";
+  r.message = e.describe(id);
+  r.witness = {{"budget", e.kind() == BudgetKind::kTime ? "time" : "memory"}, {"limit", e.limit()}, {"where", e.where()}};
+  return r;
 }
 
 std::vector<std::int64_t> logical_coord(std::int64_t flat, const std::optional<std::vector<std::int64_t>>& shape) {

@@ -85,7 +85,9 @@ using Query = std::function<symbolic::Answer(const std::vector<ParamRange>&, con
 // budget; on a limit it keeps the best binding found so far (still a failing one).
 Env minimize(const SymbolicInput& in, Env best, const Query& query) {
   const Stopwatch clock;
-  const double budget_ms = static_cast<double>(in.limits.z3_timeout_ms) / 4;
+  const double budget_ms =
+      std::min(static_cast<double>(in.limits.z3_timeout_ms),
+               in.limits.budget ? in.limits.budget->seconds_left() * 1e3 : 1e300) / 4;
   std::vector<ParamRange> r = in.params;
   for (ParamRange& p : r) {
     const ParamRange full = p;
@@ -97,7 +99,12 @@ Env minimize(const SymbolicInput& in, Env best, const Query& query) {
       p.hi = full.lo + mid * full.step;
       EngineLimits limits = in.limits;
       limits.z3_timeout_ms = static_cast<std::int64_t>(left);
-      const symbolic::Answer a = query(r, limits);
+      symbolic::Answer a;
+      try {
+        a = query(r, limits);
+      } catch (const BudgetExceeded&) {
+        return best;  // still a failing binding; the command's limit is reported where it ends
+      }
       if (a.status == Status::kFail && a.binding) {
         best = *a.binding;
         hi_k = (best.at(full.name) - full.lo) / full.step;
@@ -176,7 +183,8 @@ CheckResult injective(const SymbolicInput& in, const CheckInput& in0, const std:
   } catch (const InputError&) {
   }
   for (const auto& order : orders) {
-    const symbolic::Answer a = symbolic::injective_structural(in.layout, in.params, in0.scope, order, in.limits);
+    const symbolic::Answer a =
+        symbolic::injective_structural(in.layout, in.params, in0.scope, order, in.allow_broadcast, in.limits);
     if (a.status == Status::kPass) {
       CheckResult r;
       r.id = id;
@@ -201,7 +209,7 @@ CheckResult injective(const SymbolicInput& in, const CheckInput& in0, const std:
     }
   }
   const Query query = [&](const std::vector<ParamRange>& r, const EngineLimits& l) {
-    return symbolic::injective(in.layout, r, in0.scope, l);
+    return symbolic::injective(in.layout, r, in0.scope, in.allow_broadcast, l);
   };
   return from_answer(in, id, query(in.params, in.limits), pass_message, check_injective, query);
 }
@@ -216,6 +224,18 @@ unsigned symbolic_width(const SymbolicInput& in) {
 
 std::vector<CheckResult> run_symbolic(const SymbolicInput& in) {
   std::vector<CheckResult> out;
+  // A check that runs out of the command's budget is undecided naming it (as in run_all).
+  auto budgeted = [&](std::string_view id, const std::function<CheckResult()>& f) {
+    try {
+      try {
+        return f();
+      } catch (const std::bad_alloc&) {
+        throw (in.limits.budget ? *in.limits.budget : Budget()).out_of_memory("the symbolic proof");
+      }
+    } catch (const BudgetExceeded& e) {
+      return budget_result(id, e);
+    }
+  };
   Env first;
   for (const ParamRange& p : in.params) first[p.name] = p.lo;
   (void)symbolic_width(in);  // throws NotSymbolic before anything is reported
@@ -247,9 +267,11 @@ std::vector<CheckResult> run_symbolic(const SymbolicInput& in) {
   const Query wf_query = [&](const std::vector<ParamRange>& r, const EngineLimits& l) {
     return symbolic::well_formed(in.layout, r, size, l);
   };
-  wf = from_answer(in, "layout.well-formed", wf_query(in.params, in.limits),
-                   size ? fmt::format("every extent >= 1 and {} elements", *size) : std::string("every extent >= 1"),
-                   check_well_formed, wf_query);
+  wf = budgeted("layout.well-formed", [&] {
+    return from_answer(in, "layout.well-formed", wf_query(in.params, in.limits),
+                       size ? fmt::format("every extent >= 1 and {} elements", *size) : std::string("every extent >= 1"),
+                       check_well_formed, wf_query);
+  });
   wf.seconds = clock.seconds();
   out.push_back(wf);
   if (wf.status == Status::kFail) return out;
@@ -259,7 +281,9 @@ std::vector<CheckResult> run_symbolic(const SymbolicInput& in) {
   const TileLayout skel = symbolic::skeleton(in.layout);
   std::string axes_text;
   for (Axis a : storage_axes(skel, in0.scope)) axes_text += fmt::format("{}{}", axes_text.empty() ? "" : ", ", a.name());
-  CheckResult inj = injective(in, in0, fmt::format("no two points share a storage cell on ({})", axes_text));
+  CheckResult inj = budgeted("layout.injective", [&] {
+    return injective(in, in0, fmt::format("no two points share a storage cell on ({})", axes_text));
+  });
   inj.seconds = clock.seconds();
   out.push_back(std::move(inj));
 
@@ -293,8 +317,10 @@ std::vector<CheckResult> run_symbolic(const SymbolicInput& in) {
   const Query bounds_query = [&](const std::vector<ParamRange>& r, const EngineLimits& l) {
     return symbolic::bounds(in.layout, r, targets, l);
   };
-  CheckResult bnd = from_answer(in, "layout.bounds", bounds_query(in.params, in.limits),
-                                ranges_note.empty() ? "no coordinates" : ranges_note, check_bounds, bounds_query);
+  CheckResult bnd = budgeted("layout.bounds", [&] {
+    return from_answer(in, "layout.bounds", bounds_query(in.params, in.limits),
+                       ranges_note.empty() ? "no coordinates" : ranges_note, check_bounds, bounds_query);
+  });
   bnd.seconds = clock.seconds();
   out.push_back(std::move(bnd));
   return out;

@@ -25,7 +25,12 @@ CheckResult check_tmem_datapath(const CheckInput& in);
 CheckResult check_bank_conflicts(const CheckInput& in);
 
 // Sufficient condition for injectivity from the strides alone (injective_structural.cpp).
+// Declared broadcast iters are left out; any other stride-0 shard iter of extent > 1 makes it
+// false.
 bool injective_by_strides(const TileLayout& l, Scope scope);
+// The first shard iter of extent > 1 and stride 0 that is not a declared broadcast (a
+// contraction: its digits 0 and 1 give two elements with the same image), if any.
+std::optional<std::size_t> contraction_iter(const TileLayout& l);
 
 // The axes that name an element's storage cell in `scope` (see Scope in check.hpp), restricted
 // to the axes the layout uses.
@@ -79,16 +84,24 @@ std::vector<BoundTarget> bound_targets(const CheckInput& in);
 // One engine's attempt at a check: a complete CheckResult with `engine` set, or status
 // kNotApplicable when that engine cannot decide this input (message: why).
 using EngineAttempt = std::function<CheckResult(Engine)>;
+// Auto mode, before running engine `e` after others failed to decide: a reason to skip it (it
+// cannot fit the budget that is left, e.g. enumeration after a Z3 timeout), or empty to run it.
+using EngineGate = std::function<std::string(Engine)>;
 
 // Runs the engine(s) `in` asks for and returns the check's result:
 //   cross_check   every engine in `engines`; the verdicts (pass/fail) must agree, else kFail with
 //                 a message naming each engine and its verdict and witness {"engines": [...]}; on
 //                 agreement, the first decisive result in `auto_order` with engine "a+b+c" and
 //                 each engine's verdict and time appended to the message
-//   kAuto         `auto_order` until one engine decides (pass or fail)
+//   kAuto         `auto_order` until one engine decides (pass or fail); an engine that `gate`
+//                 refuses is not run (its reason joins the "no engine decided" message)
 //   forced engine that engine; kNotApplicable becomes kUndecided "<engine> cannot decide: why"
 CheckResult dispatch(const CheckInput& in, const std::vector<Engine>& auto_order, const std::vector<Engine>& engines,
-                     const EngineAttempt& attempt);
+                     const EngineAttempt& attempt, const EngineGate& gate = {});
+
+// The gate for enumeration in auto mode: refuses when the estimated sweep (`seconds`, `bytes`,
+// from EnumCost or kEnum*NsPerPoint) does not fit what is left of in.limits.budget.
+std::string enum_gate(const CheckInput& in, double seconds, std::int64_t bytes, std::int64_t points);
 
 // A witness an engine produced that does not survive direct evaluation (an engine bug): the
 // answer is "undecided", never a wrong "fail".

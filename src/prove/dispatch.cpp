@@ -53,8 +53,21 @@ bool decisive(const CheckResult& r) { return r.status == Status::kPass || r.stat
 
 }  // namespace
 
+std::string enum_gate(const CheckInput& in, double seconds, std::int64_t bytes, std::int64_t points) {
+  const Budget* b = in.limits.budget;
+  if (!b) return {};
+  if (seconds > b->seconds_left())
+    return fmt::format("not run: enumerating {} points takes about {:.3g} s, more than the {:.3g} s left of the {}",
+                       count_text(static_cast<double>(points)), seconds, b->seconds_left(), b->time_text());
+  if (!b->fits(bytes))
+    return fmt::format("not run: enumerating {} points needs about {} MB, more than the {} MB left of the {}",
+                       count_text(static_cast<double>(points)), bytes >> 20, b->memory_left_bytes() >> 20,
+                       b->memory_text());
+  return {};
+}
+
 CheckResult dispatch(const CheckInput& in, const std::vector<Engine>& auto_order, const std::vector<Engine>& engines,
-                     const EngineAttempt& attempt) {
+                     const EngineAttempt& attempt, const EngineGate& gate) {
   if (!in.cross_check) {
     if (in.engine != Engine::kAuto) {
       CheckResult r = timed(attempt, in.engine);
@@ -67,6 +80,12 @@ CheckResult dispatch(const CheckInput& in, const std::vector<Engine>& auto_order
     std::optional<CheckResult> last;
     std::string skipped;
     for (Engine e : auto_order) {
+      if (gate) {
+        if (std::string why = gate(e); !why.empty()) {
+          skipped += fmt::format("{}{}: {}", skipped.empty() ? "" : "; ", engine_name(e), why);
+          continue;
+        }
+      }
       CheckResult r = timed(attempt, e);
       if (decisive(r)) return r;
       skipped += fmt::format("{}{}: {}", skipped.empty() ? "" : "; ", engine_name(e), r.message);

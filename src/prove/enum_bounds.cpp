@@ -69,7 +69,9 @@ BoundsAnswer bounds(const Layout& l, std::span<const BoundTarget> targets, const
   const SwizzleSpec* swz = l.swizzle();
   bool bad = false;
   std::int64_t bflat = 0, brep = 0;
+  Pacer pace(limits.budget, "enumeration", static_cast<double>(sw.points()));
   sw.for_each([&](std::int64_t flat, std::int64_t rep, const std::int64_t* v) {
+    pace.step();
     for (std::size_t i = 0; i < targets.size(); ++i) {
       std::int64_t x = slots[i] >= 0 ? v[slots[i]] : 0;
       if (targets[i].swizzled && swz) x = swz->apply(x);

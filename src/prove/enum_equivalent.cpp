@@ -16,9 +16,13 @@ namespace {
 
 class Walker {
  public:
-  Walker(const Layout& l, const std::vector<Axis>& axes) : swz_(l.swizzle()), n_(axes.size()) {
+  Walker(const Layout& l, const std::vector<Axis>& axes, Budget* budget) : swz_(l.swizzle()), n_(axes.size()) {
     const TileLayout& t = l.tile();
     (void)Sweep(t, /*include_replicas=*/true);  // throws if any reachable coordinate overflows int64
+    // The replica displacements and one element's image set (twice while sorting).
+    std::int64_t bytes = 0;
+    if (__builtin_mul_overflow(t.replica_count(), static_cast<std::int64_t>(n_ * 8 * 4 + 48), &bytes)) bytes = -1;
+    charge_ = charge(budget, bytes, "the replica image sets of the equivalence sweep");
     std::vector<int> slot_of(kNumAxes, -1);
     for (std::size_t i = 0; i < axes.size(); ++i) slot_of[axes[i].index()] = static_cast<int>(i);
     if (swz_) m_slot_ = slot_of[Axis(AxisId::m).index()];
@@ -91,6 +95,7 @@ class Walker {
   std::vector<Step> steps_;
   std::vector<std::int64_t> digits_, value_, reps_;
   std::size_t nrep_ = 1;
+  MemoryCharge charge_;
 };
 
 }  // namespace
@@ -103,18 +108,20 @@ EquivalenceAnswer equivalent(const Layout& a, const Layout& b, const EngineLimit
     return ans;
   }
   const std::vector<Axis> axes = union_axes(a, b);
-  Walker wa(a, axes), wb(b, axes);
   const std::int64_t size = a.size();
+  const std::int64_t reps = std::max(a.tile().replica_count(), b.tile().replica_count());
   std::int64_t points = 0;
-  if (__builtin_mul_overflow(size, static_cast<std::int64_t>(std::max(wa.replicas(), wb.replicas())), &points) ||
-      points > limits.max_enumeration_points) {
+  if (__builtin_mul_overflow(size, reps, &points) || points > limits.max_enumeration_points) {
     ans.status = Status::kUndecided;
     ans.message = fmt::format("enumeration limit: {} elements x {} replica copies exceed max_enumeration_points={}",
-                              size, std::max(wa.replicas(), wb.replicas()), limits.max_enumeration_points);
+                              size, reps, limits.max_enumeration_points);
     return ans;
   }
+  Walker wa(a, axes, limits.budget), wb(b, axes, limits.budget);
   std::vector<std::int64_t> ia, ib;
+  Pacer pace(limits.budget, "enumeration", static_cast<double>(points));
   for (std::int64_t flat = 0; flat < size; ++flat) {
+    pace.step(reps);
     wa.images(ia);
     wb.images(ib);
     if (ia != ib) {

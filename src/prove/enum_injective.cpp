@@ -1,9 +1,17 @@
-// Enumeration engine, injectivity: the owner-array / hash-map sweep (see enum_engine.hpp).
+// Enumeration engine, injectivity: the owner-array / hashed owner-map sweep (see enum_engine.hpp).
+//
+// The storage cells of all points lie in a bounding box (per storage axis [min, max] from the
+// Sweep, widened to whole swizzle periods on m). When the box has at most max_dense_cells cells
+// and is not much sparser than the points, an owner array over the box (4 bytes per cell) says
+// which point holds each cell; otherwise a hashed owner map (cell_table.hpp) keyed by the cell's
+// index in the box (or by its values when the box itself overflows int64). Both are charged to
+// the budget before they are allocated; the sweep polls the deadline every 2^16 points.
+#include <algorithm>
 #include <string>
-#include <unordered_map>
 
 #include <fmt/format.h>
 
+#include "cell_table.hpp"
 #include "checks_internal.hpp"
 #include "tirx_verify/layout/checked.hpp"
 #include "tirx_verify/prove/enum_engine.hpp"
@@ -12,81 +20,107 @@ namespace tirx::prove::enumerate {
 
 namespace {
 
-// The point with the given ordinal in sweep order, as an Element.
-Element nth_point(const TileLayout& tile, const Sweep& sw, std::uint64_t ordinal) {
-  std::int64_t flat = 0, rep = 0;
-  std::uint64_t i = 0;
-  sw.for_each([&](std::int64_t f, std::int64_t r, const std::int64_t*) {
-    if (i++ == ordinal) {
-      flat = f;
-      rep = r;
-      return false;
-    }
-    return true;
-  });
-  return element_at(tile, flat, rep);
+// The point with the given ordinal in sweep order (visited shard digits as an odometer, last
+// fastest, declared broadcast digits at 0; the replica copies of each element fastest).
+Element nth_point(const TileLayout& tile, std::uint64_t ordinal) {
+  Element e;
+  e.digits.assign(tile.shard.size(), 0);
+  e.replica.assign(tile.replica.size(), 0);
+  for (std::size_t k = tile.replica.size(); k-- > 0;) {
+    const auto ext = static_cast<std::uint64_t>(tile.replica[k].extent);
+    e.replica[k] = static_cast<std::int64_t>(ordinal % ext);
+    ordinal /= ext;
+  }
+  for (std::size_t k = tile.shard.size(); k-- > 0;) {
+    if (tile.shard[k].is_declared_broadcast()) continue;
+    const auto ext = static_cast<std::uint64_t>(tile.shard[k].extent);
+    e.digits[k] = static_cast<std::int64_t>(ordinal % ext);
+    ordinal /= ext;
+  }
+  return e;
 }
 
 }  // namespace
+
+EnumCost injective_cost(const Layout& l, Scope scope, const EngineLimits& limits) {
+  const TileLayout& tile = l.tile();
+  const Sweep sw(tile, /*include_replicas=*/true, /*exclude_declared_broadcast=*/true);
+  EnumCost c;
+  c.points = sw.points();
+  const SwizzleSpec* swz = l.swizzle();
+  const int m_slot = sw.index_of(AxisId::m);
+  __int128 cells = 1;
+  bool fits = true;
+  for (Axis a : storage_axes(tile, scope)) {
+    const int slot = sw.index_of(a);
+    __int128 lo = sw.min(slot), hi = sw.max(slot);
+    if (swz && slot == m_slot) {  // the swizzle stays inside aligned periods
+      const std::int64_t p = swz->period();
+      lo = static_cast<__int128>(floor_div(sw.min(slot), p)) * p;
+      hi = static_cast<__int128>(floor_div(sw.max(slot), p)) * p + p - 1;
+    }
+    const __int128 extent = hi - lo + 1;
+    cells *= extent;
+    if (cells > (static_cast<__int128>(1) << 100)) cells = static_cast<__int128>(1) << 100;
+    if (lo < INT64_MIN || extent >= INT64_MAX) fits = false;
+    c.axes.push_back({slot, fits ? static_cast<std::int64_t>(lo) : 0, fits ? static_cast<std::int64_t>(extent) : 0});
+  }
+  c.box_fits_int64 = fits && cells < static_cast<__int128>(INT64_MAX);
+  // A sparse box (a few points spread far apart) would allocate far more than it visits.
+  c.dense = c.box_fits_int64 && cells <= limits.max_dense_cells && cells / 64 <= sw.points() + 4096 &&
+            sw.points() < (std::int64_t{1} << 32) - 1;
+  c.cells = c.box_fits_int64 ? static_cast<std::int64_t>(cells) : INT64_MAX;
+  const std::size_t width = c.box_fits_int64 ? 1 : c.axes.size();
+  if (c.dense) {
+    c.bytes = c.cells * kEnumDenseBytesPerCell;
+    c.seconds = static_cast<double>(c.points) * kEnumDenseNsPerPoint * 1e-9;
+  } else {
+    // Doubling from the first table: at most twice the points' slots, plus the old table.
+    c.bytes = std::min<std::int64_t>(c.points, INT64_MAX / 64) * CellTable::slot_bytes(width) * 3;
+    c.seconds = static_cast<double>(c.points) * kEnumHashedNsPerPoint * 1e-9;
+  }
+  return c;
+}
 
 InjectivityAnswer injective(const Layout& l, Scope scope, const EngineLimits& limits) {
   InjectivityAnswer ans;
   const TileLayout& tile = l.tile();
   const SwizzleSpec* swz = l.swizzle();
-  const Sweep sw(tile, /*include_replicas=*/true, /*exclude_zero_stride_shard=*/true);
+  const Sweep sw(tile, /*include_replicas=*/true, /*exclude_declared_broadcast=*/true);
   if (sw.points() > limits.max_enumeration_points) {
     ans.status = Status::kUndecided;
     ans.message = fmt::format("enumeration limit: {} points exceed max_enumeration_points={}", sw.points(),
                               limits.max_enumeration_points);
     return ans;
   }
-  const std::vector<Axis> cell_axes = storage_axes(tile, scope);
-  std::vector<int> slots;
-  for (Axis a : cell_axes) slots.push_back(sw.index_of(a));
+  const EnumCost cost = injective_cost(l, scope, limits);
   const int m_slot = sw.index_of(AxisId::m);
-
-  // Dense box of the cells.
-  std::vector<std::int64_t> lo, ext;
-  bool dense = true;
-  std::int64_t cells = 1;
-  for (std::size_t i = 0; i < slots.size(); ++i) {
-    std::int64_t lv = sw.min(slots[i]), h = sw.max(slots[i]);
-    if (swz && slots[i] == m_slot) {  // the swizzle stays inside aligned periods
-      const std::int64_t p = swz->period();
-      lv = floor_div(lv, p) * p;
-      h = floor_div(h, p) * p + p - 1;
-    }
-    lo.push_back(lv);
-    const std::int64_t e = h - lv + 1;
-    ext.push_back(e);
-    if (__builtin_mul_overflow(cells, e, &cells) || cells > limits.max_dense_cells) dense = false;
-  }
-  // A sparse box (a few points spread far apart) would allocate far more than it visits.
-  if (dense && cells / 64 > sw.points() + 4096) dense = false;
-
-  bool found = false;
-  std::uint64_t first = 0, second = 0;
-  std::vector<std::int64_t> cell_values(slots.size());
+  const std::size_t n = cost.axes.size();
+  std::vector<std::int64_t> cell_values(n);
   auto cell_of = [&](const std::int64_t* v) {
-    for (std::size_t i = 0; i < slots.size(); ++i) {
-      std::int64_t x = v[slots[i]];
-      if (swz && slots[i] == m_slot) x = swz->apply(x);
+    for (std::size_t i = 0; i < n; ++i) {
+      std::int64_t x = v[cost.axes[i].slot];
+      if (swz && cost.axes[i].slot == m_slot) x = swz->apply(x);
       cell_values[i] = x;
     }
   };
-  std::uint64_t ordinal = 0;
-  if (dense) {
-    if (sw.points() >= (std::int64_t{1} << 32) - 1) {
-      ans.status = Status::kUndecided;
-      ans.message = "enumeration limit: more than 2^32 points";
-      return ans;
-    }
-    std::vector<std::uint32_t> owner(static_cast<std::size_t>(cells), 0);
+  // The cell's index in the box (fits int64 when box_fits_int64; every value is inside the box).
+  auto box_index = [&]() {
+    std::int64_t idx = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      idx = idx * cost.axes[i].extent + (cell_values[i] - cost.axes[i].lo);
+    return idx;
+  };
+  Pacer pace(limits.budget, "enumeration", static_cast<double>(sw.points()));
+  bool found = false;
+  std::uint64_t first = 0, second = 0, ordinal = 0;
+  if (cost.dense) {
+    MemoryCharge held = charge(limits.budget, cost.bytes, "the owner array of the enumeration");
+    std::vector<std::uint32_t> owner(static_cast<std::size_t>(cost.cells), 0);
     sw.for_each([&](std::int64_t, std::int64_t, const std::int64_t* v) {
+      pace.step();
       cell_of(v);
-      std::int64_t idx = 0;
-      for (std::size_t i = 0; i < slots.size(); ++i) idx = idx * ext[i] + (cell_values[i] - lo[i]);
-      std::uint32_t& o = owner[static_cast<std::size_t>(idx)];
+      std::uint32_t& o = owner[static_cast<std::size_t>(box_index())];
       if (o != 0) {
         found = true;
         first = o - 1;
@@ -97,15 +131,20 @@ InjectivityAnswer injective(const Layout& l, Scope scope, const EngineLimits& li
       return true;
     });
   } else {
-    std::unordered_map<std::string, std::uint64_t> owner;
-    owner.reserve(static_cast<std::size_t>(std::min<std::int64_t>(sw.points(), 1 << 24)));
+    CellTable owner(cost.box_fits_int64 ? 1 : n, sw.points(), limits.budget);
+    std::int64_t key = 0;
     sw.for_each([&](std::int64_t, std::int64_t, const std::int64_t* v) {
+      pace.step();
       cell_of(v);
-      std::string key(reinterpret_cast<const char*>(cell_values.data()), cell_values.size() * sizeof(std::int64_t));
-      auto [it, inserted] = owner.emplace(std::move(key), ordinal);
-      if (!inserted) {
+      const std::int64_t* k = cell_values.data();
+      if (cost.box_fits_int64) {
+        key = box_index();
+        k = &key;
+      }
+      const std::uint64_t prev = owner.insert(k, ordinal);
+      if (prev != CellTable::kEmpty) {
         found = true;
-        first = it->second;
+        first = prev;
         second = ordinal;
         return false;
       }
@@ -115,13 +154,13 @@ InjectivityAnswer injective(const Layout& l, Scope scope, const EngineLimits& li
   }
   if (!found) {
     ans.status = Status::kPass;
-    ans.message = dense ? fmt::format("every point swept, owner array over {} cells", cells)
-                        : std::string("every point swept, cells hashed");
+    ans.message = cost.dense ? fmt::format("every point swept, owner array over {} cells", cost.cells)
+                             : std::string("every point swept, cells hashed");
     return ans;
   }
   ans.status = Status::kFail;
-  ans.a = nth_point(tile, sw, first);
-  ans.b = nth_point(tile, sw, second);
+  ans.a = nth_point(tile, first);
+  ans.b = nth_point(tile, second);
   return ans;
 }
 

@@ -118,7 +118,7 @@ std::variant<AffineMap, std::string> linearize(const Layout& l, const LinearizeO
     if (it.extent == 1) return std::nullopt;  // no bits, stride irrelevant
     const int w = word_of[it.axis.index()];
     if (w < 0 && opt.skip_unmodeled) return std::nullopt;
-    if (!replica && it.stride == 0 && !opt.zero_stride_shard) return std::nullopt;
+    if (!replica && it.is_declared_broadcast() && !opt.broadcast_digits) return std::nullopt;
     const char* kind = replica ? "replica" : "shard";
     if (!is_pow2(it.extent))
       return fmt::format("{} iter {} has extent {}, not a power of two", kind, index, it.extent);
@@ -177,7 +177,7 @@ namespace {
 LinearizeOptions injective_options(const Layout& l, Scope scope) {
   LinearizeOptions o;
   o.axes = storage_axes(l.tile(), scope);
-  o.zero_stride_shard = false;  // explicit broadcast, as enumeration treats it
+  o.broadcast_digits = false;   // a declared broadcast view, as enumeration treats it
   o.exact_offsets = false;      // a translation does not change injectivity
   return o;
 }
@@ -187,7 +187,7 @@ LinearizeOptions bound_options(const BoundTarget& t) {
   o.axes = {t.axis};
   o.swizzle = t.swizzled;
   o.skip_unmodeled = true;       // digits on other axes do not move this one
-  o.zero_stride_shard = false;   // nor do broadcast digits
+  o.broadcast_digits = false;    // nor do broadcast digits (zero columns either way)
   return o;
 }
 

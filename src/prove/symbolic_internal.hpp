@@ -38,15 +38,20 @@ unsigned width(const SymLayout& l, const std::vector<ParamRange>& ranges, const 
 // Some extent < 1, or (when `size` is given) a layout size other than `size`.
 Answer well_formed(const SymLayout& l, const std::vector<ParamRange>& ranges, std::optional<std::int64_t> size,
                    const EngineLimits& limits);
-Answer injective(const SymLayout& l, const std::vector<ParamRange>& ranges, Scope scope, const EngineLimits& limits);
+// Two points with different digits and equal storage cells. `allow_broadcast`: a shard digit
+// whose stride is 0 at the binding is fixed at 0 (a declared broadcast view); otherwise it varies
+// like any digit (strict injectivity).
+Answer injective(const SymLayout& l, const std::vector<ParamRange>& ranges, Scope scope, bool allow_broadcast,
+                 const EngineLimits& limits);
 // The structural sufficient condition of injective_structural.cpp for every binding, with the
 // iters taken in the fixed order `order` (indices: shard iters 0..n-1, then replica iters n..):
-// each iter that moves a point (extent > 1, and stride != 0 for a shard iter) lies on a storage
+// each iter that moves a point (extent > 1; and, with `allow_broadcast`, stride != 0 for a shard
+// iter — without it a stride-0 shard iter of extent > 1 breaks the condition) lies on a storage
 // axis, and |stride| > the sum of (extent-1)*|stride| of the moving iters before it on its axis.
 // kPass: injective for all bindings. kFail: the condition fails at `binding` (nothing is
 // concluded about injectivity there). A params-only query: no digit variables.
 Answer injective_structural(const SymLayout& l, const std::vector<ParamRange>& ranges, Scope scope,
-                            const std::vector<std::size_t>& order, const EngineLimits& limits);
+                            const std::vector<std::size_t>& order, bool allow_broadcast, const EngineLimits& limits);
 
 Answer bounds(const SymLayout& l, const std::vector<ParamRange>& ranges, const std::vector<Target>& targets,
               const EngineLimits& limits);

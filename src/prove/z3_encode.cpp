@@ -79,7 +79,7 @@ Encoding encode(const Arith& ar, const Layout& l, const std::string& prefix, con
   };
   for (std::size_t k = 0; k < t.shard.size(); ++k) {
     const Iter& it = t.shard[k];
-    if (it.extent == 1 || (opt.exclude_zero_stride_shard && it.stride == 0)) {
+    if (it.extent == 1 || (opt.exclude_declared_broadcast && it.is_declared_broadcast())) {
       e.shard.emplace_back(std::nullopt);
       if (!e.tile[it.axis.index()]) e.tile[it.axis.index()] = ar.num(0);
       continue;
@@ -144,11 +144,16 @@ void Session::drop_cached_context() {
 }
 
 Session::Session(const EngineLimits& limits) : limits_(limits) {
+  // Z3's heap is not charged piece by piece: its ceiling is the smaller of --z3-memory-mb and
+  // the command's memory limit.
+  if (limits_.budget && limits_.budget->memory_limit_bytes() != INT64_MAX)
+    limits_.z3_memory_mb = std::max<std::int64_t>(
+        1, std::min(limits_.z3_memory_mb, limits_.budget->memory_limit_bytes() >> 20));
   // Process-wide in Z3: read when a context is created, enforced on every allocation.
-  z3::set_param("memory_max_size", static_cast<int>(std::clamp<std::int64_t>(limits.z3_memory_mb, 1, 1 << 30)));
-  if (!t_context || t_context_mb != limits.z3_memory_mb) {
+  z3::set_param("memory_max_size", static_cast<int>(std::clamp<std::int64_t>(limits_.z3_memory_mb, 1, 1 << 30)));
+  if (!t_context || t_context_mb != limits_.z3_memory_mb) {
     drop_cached_context();
-    if (limits.z3_memory_mb < kProbeBelowMb) {
+    if (limits_.z3_memory_mb < kProbeBelowMb) {
       Z3_config cfg = Z3_mk_config();
       Z3_context probe = Z3_mk_context_rc(cfg);
       Z3_del_config(cfg);
@@ -156,7 +161,7 @@ Session::Session(const EngineLimits& limits) : limits_(limits) {
       Z3_del_context(probe);
     }
     t_context = std::make_unique<z3::context>();
-    t_context_mb = limits.z3_memory_mb;
+    t_context_mb = limits_.z3_memory_mb;
   }
   ctx_ = t_context.get();
 }
@@ -171,8 +176,18 @@ z3::solver Arith::solver() const {
 bool Session::out_of_time() const { return clock_.seconds() * 1e3 >= static_cast<double>(limits_.z3_timeout_ms); }
 
 z3::check_result Session::check(z3::solver& s, double share) {
-  const double left = (static_cast<double>(limits_.z3_timeout_ms) - clock_.seconds() * 1e3) * std::clamp(share, 0.0, 1.0);
+  // The query gets the smaller of what is left of --z3-timeout-ms and of the command's time
+  // limit; when the command's limit is the one that ends it, that is a BudgetExceeded.
+  const double own_left = static_cast<double>(limits_.z3_timeout_ms) - clock_.seconds() * 1e3;
+  const double budget_left = limits_.budget ? limits_.budget->seconds_left() * 1e3 : 1e300;
+  const bool budget_binds = budget_left < own_left;
+  auto budget_spent = [&] {
+    return BudgetExceeded(BudgetKind::kTime, limits_.budget->time_text(),
+                          fmt::format("z3, after {:.2f} s of queries", clock_.seconds()));
+  };
+  const double left = std::min(own_left, budget_left) * std::clamp(share, 0.0, 1.0);
   if (left < 1) {
+    if (budget_binds) throw budget_spent();
     why_ = fmt::format("z3 timeout: z3_timeout_ms={} spent", limits_.z3_timeout_ms);
     return z3::unknown;
   }
@@ -186,6 +201,9 @@ z3::check_result Session::check(z3::solver& s, double share) {
       why_ = fmt::format("z3 memory limit: z3_memory_mb={} reached", limits_.z3_memory_mb);
       drop_cached_context();
     }
+    else if (budget_binds && (limits_.budget->seconds_left() < 0.05 || reason.find("timeout") != std::string::npos ||
+                              reason.find("canceled") != std::string::npos))
+      throw budget_spent();
     else if (out_of_time() || reason.find("timeout") != std::string::npos || reason.find("canceled") != std::string::npos)
       why_ = fmt::format("z3 timeout: z3_timeout_ms={} spent", limits_.z3_timeout_ms);
     else

@@ -18,7 +18,7 @@
 namespace tirx::prove::z3enc {
 
 struct EncodeOptions {
-  bool exclude_zero_stride_shard = false;  // fix stride-0 shard digits at 0 (injectivity)
+  bool exclude_declared_broadcast = false;  // fix declared broadcast shard digits at 0 (injectivity)
 };
 
 // The arithmetic the terms live in. Affine layouts (no active swizzle) use linear integer

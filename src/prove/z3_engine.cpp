@@ -30,7 +30,7 @@ InjectivityAnswer injective(const Layout& l, Scope scope, const EngineLimits& li
     z3::context& ctx = session.ctx();
     const z3enc::Arith ar = z3enc::arith_for(ctx, {&l});
     z3enc::EncodeOptions opt;
-    opt.exclude_zero_stride_shard = true;
+    opt.exclude_declared_broadcast = true;
     const Encoding p = z3enc::encode(ar, l, "p_", opt), q = z3enc::encode(ar, l, "q_", opt);
     z3::solver s = ar.solver();
     add_all(s, p.bounds);

@@ -303,13 +303,14 @@ Answer well_formed(const SymLayout& l, const std::vector<ParamRange>& ranges, st
   });
 }
 
-Answer injective(const SymLayout& l, const std::vector<ParamRange>& ranges, Scope scope, const EngineLimits& limits) {
+Answer injective(const SymLayout& l, const std::vector<ParamRange>& ranges, Scope scope, bool allow_broadcast,
+                 const EngineLimits& limits) {
   return guarded(limits, [&] {
     Answer ans;
     z3enc::Session session(limits);
     z3::context& ctx = session.ctx();
     const Terms t(ctx, false, width(l, ranges), ranges);
-    const Point p = encode(t, l, ranges, "p_", true), q = encode(t, l, ranges, "q_", true);
+    const Point p = encode(t, l, ranges, "p_", allow_broadcast), q = encode(t, l, ranges, "q_", allow_broadcast);
     z3::solver s = t.solver();
     for (const auto& d : t.domain()) s.add(d);
     for (const auto& e : extents_positive(t, l)) s.add(e);
@@ -329,7 +330,7 @@ Answer injective(const SymLayout& l, const std::vector<ParamRange>& ranges, Scop
 }
 
 Answer injective_structural(const SymLayout& l, const std::vector<ParamRange>& ranges, Scope scope,
-                            const std::vector<std::size_t>& order, const EngineLimits& limits) {
+                            const std::vector<std::size_t>& order, bool allow_broadcast, const EngineLimits& limits) {
   return guarded(limits, [&] {
     z3enc::Session session(limits);
     const std::vector<Axis> cell = storage_axes(skeleton(l), scope);
@@ -342,7 +343,9 @@ Answer injective_structural(const SymLayout& l, const std::vector<ParamRange>& r
         const bool is_shard = idx < l.shard.size();
         const SymIter& it = is_shard ? l.shard[idx] : l.replica[idx - l.shard.size()];
         const z3::expr ext = t.term(it.extent), st = t.term(it.stride);
-        const z3::expr moves = is_shard ? (t.lt(one, ext) && st != zero) : t.lt(one, ext);
+        // A stride-0 shard iter moves no cell; it is left out only as a declared broadcast,
+        // otherwise it breaks the condition below (|0| <= the reach before it).
+        const z3::expr moves = is_shard && allow_broadcast ? (t.lt(one, ext) && st != zero) : t.lt(one, ext);
         const bool on_cell = std::find(cell.begin(), cell.end(), it.axis) != cell.end();
         if (!on_cell) {  // a moving iter off the cell is not separated at all
           broken.push_back(moves);

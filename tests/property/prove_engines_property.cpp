@@ -52,7 +52,7 @@ rc::Gen<Layout> gen_layout() {
 
 Scope scope_of(const Layout& l) { return l.tile().uses_axis(AxisId::TLane) || l.tile().uses_axis(AxisId::TCol) ? Scope::kTmem : Scope::kShared; }
 
-// Brute force: do two distinct points (stride-0 shard digits fixed at 0) share a cell?
+// Brute force: do two distinct points (declared broadcast digits fixed at 0) share a cell?
 bool brute_injective(const Layout& l, Scope scope) {
   const TileLayout& t = l.tile();
   std::set<std::vector<std::int64_t>> cells;
@@ -60,7 +60,7 @@ bool brute_injective(const Layout& l, Scope scope) {
   for (std::int64_t f = 0; f < t.size() && ok; ++f) {
     const Element base = element_at(t, f);
     bool broadcast = false;
-    for (std::size_t k = 0; k < t.shard.size(); ++k) broadcast |= t.shard[k].stride == 0 && base.digits[k] != 0;
+    for (std::size_t k = 0; k < t.shard.size(); ++k) broadcast |= t.shard[k].is_declared_broadcast() && base.digits[k] != 0;
     if (broadcast) continue;
     for (std::int64_t r = 0; r < t.replica_count(); ++r) {
       const Coord c = image_of(l, element_at(t, f, r));

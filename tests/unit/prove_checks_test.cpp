@@ -75,8 +75,31 @@ TEST(Injective, LocalScopeUsesThreadAndSlot) {
   const auto r =
       run("layout.injective", input(TL({I(2, 0, "tid_in_wg"), I(64, 1, "tid_in_wg"), I(16, 1)}), Scope::kLocal,
                                     {128, 16}));
-  // stride-0 iter is an explicit broadcast -> not reported
-  EXPECT_EQ(r.status, Status::kPass);
+  // An undeclared stride-0 iter is a contraction: rows i and i+64 share every cell.
+  ASSERT_EQ(r.status, Status::kFail);
+  EXPECT_EQ(r.engine, "structural");
+  EXPECT_EQ(r.witness["a"]["logical"], nlohmann::json({0, 0}));
+  EXPECT_EQ(r.witness["b"]["logical"], nlohmann::json({64, 0}));
+  EXPECT_EQ(r.witness["broadcast_iter"], 0);
+  EXPECT_NE(r.message.find("shard iter 0 (2:0@tid_in_wg) has stride 0, an undeclared broadcast"), std::string::npos)
+      << r.message;
+  // Declared (broadcast() marks it, or the caller allows it): a read-only view passes and says so.
+  const auto declared =
+      run("layout.injective", input(TL({B(2, "tid_in_wg"), I(64, 1, "tid_in_wg"), I(16, 1)}), Scope::kLocal, {128, 16}));
+  EXPECT_EQ(declared.status, Status::kPass);
+  EXPECT_NE(declared.message.find("declared broadcast (read-only view, by the layout's factory): shard iter 0 (2:0@tid_in_wg)"),
+            std::string::npos)
+      << declared.message;
+  EXPECT_NE(declared.message.find("2048 elements (1024 once the declared broadcast digits are fixed at 0)"),
+            std::string::npos)
+      << declared.message;
+  auto allowed = input(TL({I(2, 0, "tid_in_wg"), I(64, 1, "tid_in_wg"), I(16, 1)}), Scope::kLocal, {128, 16});
+  allowed.allow_broadcast = true;
+  const auto a = run("layout.injective", allowed);
+  EXPECT_EQ(a.status, Status::kPass);
+  EXPECT_NE(a.message.find("by --allow-broadcast / the buffer's \"broadcast\"): shard iter 0 (2:0@tid_in_wg)"),
+            std::string::npos)
+      << a.message;
   const auto r2 = run("layout.injective",
                       input(TL({I(2, 32, "tid_in_wg"), I(64, 1, "tid_in_wg"), I(16, 1)}), Scope::kLocal, {128, 16}));
   ASSERT_EQ(r2.status, Status::kFail);

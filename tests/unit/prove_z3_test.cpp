@@ -48,8 +48,13 @@ TEST(Z3, InjectiveWithNegativeStridesAndHugeStrides) {
 }
 
 TEST(Z3, BroadcastDigitsStayFixed) {
-  // sf_reuse-style stride-0 shard iter: not a collision; a stride-0 replica is.
-  EXPECT_EQ(z3engine::injective(TL({I(4, 0), I(8, 1)}), Scope::kShared, EngineLimits{}).status, Status::kPass);
+  // A declared (sf_reuse-style) stride-0 shard iter: not a collision; an undeclared one is, and so
+  // is a stride-0 replica.
+  EXPECT_EQ(z3engine::injective(TL({B(4), I(8, 1)}), Scope::kShared, EngineLimits{}).status, Status::kPass);
+  const auto c = z3engine::injective(TL({I(4, 0), I(8, 1)}), Scope::kShared, EngineLimits{});
+  ASSERT_EQ(c.status, Status::kFail);
+  EXPECT_NE(c.a->digits[0], c.b->digits[0]);
+  EXPECT_EQ(c.a->digits[1], c.b->digits[1]);
   const auto r = z3engine::injective(TL({I(8, 1)}, {I(3, 0)}), Scope::kShared, EngineLimits{});
   ASSERT_EQ(r.status, Status::kFail);
   EXPECT_EQ(r.a->digits, r.b->digits);

@@ -14,6 +14,9 @@ inline Iter I(std::int64_t e, std::int64_t s, std::string_view axis = "m") {
   return Iter{e, s, *Axis::from_name(axis)};
 }
 
+// B(4) -> Iter{4, 0, m} marked a declared broadcast (as broadcast() and sf_reuse make it).
+inline Iter B(std::int64_t e, std::string_view axis = "m") { return Iter{e, 0, *Axis::from_name(axis), true}; }
+
 inline TileLayout TL(std::initializer_list<Iter> shard, std::initializer_list<Iter> replica = {},
                      std::initializer_list<std::pair<std::string_view, std::int64_t>> offset = {}) {
   TileLayout l{std::vector<Iter>(shard), std::vector<Iter>(replica)};

@@ -76,7 +76,8 @@ TileLayout wg_local_layout(std::int64_t cols, std::int64_t rows = 128);
 //   rows        multiple of 32 (rows/32 row chunks, one 32-bit column each per MMA step)
 //   sf_k        distinct scale factors per row along K; multiple of sf_per_mma
 //   sf_per_mma  scale factors one MMA reads (nvfp4 4, mxfp4 2, fp8 1)
-//   sf_reuse    > 1 appends a stride-0 iter (one factor serves several MMAs)
+//   sf_reuse    > 1 appends a stride-0 iter (one factor serves several MMAs), marked a declared
+//               broadcast (Iter::broadcast) so layout.injective accepts it
 //   pipe_depth  prepends a stage iter of stride (rows/32)*4 TCol
 // Throws on non-positive arguments, sf_k % sf_per_mma != 0 or rows % 32 != 0.
 TileLayout sf_tmem_layout(std::int64_t rows, std::int64_t sf_k, std::int64_t sf_per_mma,

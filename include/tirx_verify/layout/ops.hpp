@@ -186,8 +186,13 @@ Layout unpack(const Layout& l, std::int64_t n);
 // replica and offset unchanged. ComposeLayout: n a power of two, per_element >= log2 n.
 Layout pack(const Layout& l, std::int64_t n);
 // broadcast(n, position, axis): insert the stride-0 iter (n, 0@axis) at `position` (Python
-// list.insert index; -1 = after the last iter). ComposeLayout: applied to the tile.
+// list.insert index; -1 = after the last iter). ComposeLayout: applied to the tile. The new iter
+// is marked a declared broadcast (Iter::broadcast), so layout.injective accepts the view.
 Layout broadcast(const Layout& l, std::int64_t n, int position = -1, Axis axis = AxisId::m);
+// declare_broadcasts(l): `l` with every stride-0 shard iter marked a declared broadcast
+// (Iter::broadcast): the buffer is a read-only broadcast view (CLI --allow-broadcast, a kernel
+// model's "broadcast": true). The map is unchanged (the result == l).
+Layout declare_broadcasts(const Layout& l);
 // permute_dims(perm): shard[i] of the result = shard[perm[i]]; perm must be a permutation of
 // 0..len(shard)-1.
 TileLayout permute_dims(const TileLayout& l, std::span<const int> perm);

@@ -24,9 +24,10 @@ namespace tirx {
 class Sweep {
  public:
   // include_replicas: also visit D(x)+O+r for every replica combination r of each element.
-  // exclude_zero_stride_shard: treat stride-0 shard iters as an explicit broadcast and visit
-  // only digit 0 of them (the visited "flat" index is still the element's real flat index).
-  Sweep(const TileLayout& l, bool include_replicas, bool exclude_zero_stride_shard = false);
+  // exclude_declared_broadcast: visit only digit 0 of the declared broadcast shard iters
+  // (Iter::is_declared_broadcast; the visited "flat" index is still the element's real flat
+  // index). Every other iter, stride 0 or not, is swept.
+  Sweep(const TileLayout& l, bool include_replicas, bool exclude_declared_broadcast = false);
 
   // Axes that have a running value (compact index i <-> axes()[i]), registry order.
   const std::vector<Axis>& axes() const { return axes_; }

@@ -42,11 +42,24 @@ namespace tirx {
 // One strided walk: coordinate c in [0, extent) contributes c * stride on `axis`.
 // Extents must be >= 1 (validated by TileLayout::validate, not here); strides may be 0
 // (broadcast) or negative.
+//
+// `broadcast` marks a stride-0 shard iter created as a *declared* broadcast: a read-only view
+// whose elements share storage on purpose (TVM's `broadcast()`, the `sf_reuse` iter of
+// sf_tmem_layout / sf_smem_layout). layout.injective lets the elements that differ only in a
+// declared broadcast digit share a cell; any other stride-0 iter is a contraction and fails.
+// The mark is a fact about where the iter came from, not about the map: operator== ignores it,
+// and the printed notation (TVM's and the builder form) has no way to write it, so a printed
+// declared broadcast reads back undeclared (docs/notation.md). It only counts while the stride
+// is 0 (is_declared_broadcast).
 struct Iter {
   std::int64_t extent = 1;
   std::int64_t stride = 1;
   Axis axis{};
-  friend bool operator==(const Iter&, const Iter&) = default;
+  bool broadcast = false;
+  bool is_declared_broadcast() const { return broadcast && stride == 0; }
+  friend bool operator==(const Iter& a, const Iter& b) {
+    return a.extent == b.extent && a.stride == b.stride && a.axis == b.axis;
+  }
 };
 
 // Constant per-axis displacement. Kept sorted by axis name (TVM's print order); an entry

@@ -19,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tirx_verify/layout/budget.hpp"
 #include "tirx_verify/layout/layout.hpp"
 
 namespace tirx::hw {
@@ -76,9 +77,23 @@ struct EngineLimits {
   std::int64_t max_enumeration_points = std::int64_t{1} << 28;
   std::int64_t max_dense_cells = std::int64_t{1} << 27;  // bitmap codomain size for injectivity
   std::int64_t enum_crossover_points = kEnumCrossoverPoints;  // auto: enum at or below, z3 above
-  std::int64_t z3_timeout_ms = 20000;  // wall-clock budget of one check's Z3 queries, milliseconds
+  // Upper bound of one check's Z3 queries, milliseconds; Z3 never gets more than the time left
+  // in `budget` either.
+  std::int64_t z3_timeout_ms = 20000;
   std::int64_t z3_memory_mb = 4096;    // Z3's memory ceiling (process-wide Z3 setting), megabytes
+  // The command's time and memory budget (layout/budget.hpp), shared by every check it runs;
+  // nullptr: unlimited. Enumeration loops poll its deadline, large structures charge their
+  // memory to it, Z3 gets the time it has left; when it runs out the check is undecided naming
+  // it (run_all turns BudgetExceeded and std::bad_alloc into that answer).
+  Budget* budget = nullptr;
 };
+
+// Estimated cost of enumeration, for auto mode's choice (docs/performance.md has the measured
+// numbers these are rounded up from): nanoseconds per point and bytes per cell or point.
+inline constexpr double kEnumDenseNsPerPoint = 10;    // owner array, bounds and equivalence sweeps
+inline constexpr double kEnumHashedNsPerPoint = 100;  // hashed owner map
+inline constexpr std::int64_t kEnumDenseBytesPerCell = 4;
+inline constexpr std::int64_t kEnumHashedBytesPerPoint = 32;  // open addressing at load <= 1/2
 
 // Everything a check may look at.
 struct CheckInput {
@@ -104,6 +119,11 @@ struct CheckInput {
   std::string access_text;
   int access_bytes = 0;            // shared memory: bytes per thread per instruction (4, 8, 16)
   std::optional<int> row_imm;      // tmem: the emitted PTX row immediate to check instead of the derived one
+  // layout.injective: the buffer is a read-only broadcast view (CLI --allow-broadcast, a model
+  // buffer's "broadcast": true): every stride-0 shard iter counts as a declared broadcast, as if
+  // it had been made by broadcast() (Iter::broadcast). Without it only iters the factories
+  // marked are declared, and any other stride-0 shard iter makes layout.injective fail.
+  bool allow_broadcast = false;
 };
 
 struct CheckResult {
@@ -128,8 +148,15 @@ const std::vector<CheckInfo>& checks();
 const CheckInfo* find_check(std::string_view id);
 
 // Runs every registered check that has a `run` function. A check that throws InputError is
-// turned into status kFail for "layout.well-formed" problems found while checking.
+// turned into status kFail for "layout.well-formed" problems found while checking. A check that
+// runs out of the budget (BudgetExceeded, std::bad_alloc, std::length_error) is kUndecided with
+// a message naming the budget and the check ("time limit of 60 s reached in layout.injective
+// (enumeration, 1.2e9 of 4.0e9 points)"); the checks after it still run (those that need the
+// budget end the same way at once).
 std::vector<CheckResult> run_all(const CheckInput& in);
+
+// The undecided result of check `id` for a budget that ran out.
+CheckResult budget_result(std::string_view id, const BudgetExceeded& e);
 
 // Logical coordinate of flat element index `flat`: row-major over `shape` when given,
 // else [flat].

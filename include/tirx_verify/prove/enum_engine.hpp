@@ -18,8 +18,13 @@
 // (digit e-1 where the stride is positive, 0 where negative). `interval_bounds` decides every
 // non-swizzled target that way in O(iters), with the violating corner as witness.
 //
-// Stride-0 shard iters are an explicit broadcast for injectivity (TVM's broadcast()/sf_reuse):
-// elements that differ only in those digits share cells by design, so those digits stay at 0.
+// Declared broadcast shard iters (Iter::is_declared_broadcast: TVM's broadcast(), sf_reuse)
+// are a read-only view for injectivity: elements that differ only in those digits share cells
+// by design, so those digits stay at 0. Every other stride-0 iter is swept like any iter (and
+// collides at once).
+//
+// Budget (EngineLimits::budget): every sweep polls the deadline every 2^16 points (a Pacer) and
+// charges its owner array / hash map before allocating it; running out throws BudgetExceeded.
 #pragma once
 
 #include <span>
@@ -28,9 +33,29 @@
 
 namespace tirx::prove::enumerate {
 
+// What the injectivity sweep of a layout will cost, computed in O(iters) without running it:
+// the points, the bounding box of the storage cells, which structure holds the owners, and the
+// estimated bytes and seconds (kEnum*NsPerPoint / BytesPer* of check.hpp). Auto mode uses it to
+// skip a sweep that cannot fit the budget.
+struct EnumCost {
+  struct BoxAxis {
+    int slot = 0;               // Sweep slot of the storage axis
+    std::int64_t lo = 0;        // box: [lo, lo + extent) (valid when box_fits_int64)
+    std::int64_t extent = 0;
+  };
+  std::int64_t points = 0;
+  std::vector<BoxAxis> axes;    // one per storage axis, storage_axes order
+  bool box_fits_int64 = false;  // the box has fewer than 2^63 cells and int64 bounds
+  bool dense = false;           // owner array over the box (else the hashed owner map)
+  std::int64_t cells = 0;       // cells in the box (INT64_MAX when it does not fit)
+  std::int64_t bytes = 0;       // estimated peak memory of the owner structure
+  double seconds = 0;           // estimated sweep time
+};
+EnumCost injective_cost(const Layout& l, Scope scope, const EngineLimits& limits);
+
 // Injectivity of `l` on the storage axes of `scope` (storage_axes in checks_internal.hpp).
 // The witness is the first collision in sweep order: b is the first point whose cell an
-// earlier point a already holds.
+// earlier point a already holds. Throws BudgetExceeded when the budget runs out.
 InjectivityAnswer injective(const Layout& l, Scope scope, const EngineLimits& limits);
 
 // Every target by sweeping all points (swizzled or not). The witness is the first point in

@@ -63,7 +63,7 @@ struct AffineMap {
 
 struct LinearizeOptions {
   std::vector<Axis> axes;              // coordinate axes to model (others are ignored)
-  bool zero_stride_shard = true;       // include stride-0 shard digits (zero columns)
+  bool broadcast_digits = true;        // include declared broadcast shard digits (zero columns)
   bool replicas = true;                // include replica digits
   bool exact_offsets = true;           // false: offsets only matter modulo the swizzle period
   bool swizzle = true;                 // apply the ComposeLayout swizzle to m

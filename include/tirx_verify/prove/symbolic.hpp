@@ -14,8 +14,9 @@
 // bounds of every term over the ranges (SymExpr::bounds) plus 3 bits, so nothing wraps.
 // Queries, each "sat" a counterexample binding:
 //   well-formed  some extent < 1
-//   injective    two points with different digits and equal storage cells (stride-0 shard
-//                digits fixed at 0, the explicit broadcast, exactly as the concrete check)
+//   injective    two points with different digits and equal storage cells (a stride-0 shard
+//                digit varies like any other unless `allow_broadcast` declares the view a
+//                broadcast, which fixes it at 0 — exactly as the concrete check)
 //   bounds       one point with a coordinate outside its range (the ranges of range_for; the
 //                allocation may be an expression in the parameters), and for a swizzled
 //                ComposeLayout the swizzled address outside the footprint of bound_targets
@@ -52,7 +53,8 @@ struct SymbolicInput {
   // valid input. Called for the first binding (ranges that do not depend on parameters) and for
   // each counterexample binding (the re-check).
   std::function<CheckInput(const Env&)> at;
-  EngineLimits limits;
+  EngineLimits limits;     // limits.budget: the command's budget (a check that runs out is undecided)
+  bool allow_broadcast = false;  // CheckInput::allow_broadcast for every binding
 };
 
 // The three results, in symbolic_check_ids() order; engine "z3-symbolic" (a fail re-checked by

@@ -1,0 +1,93 @@
+// Internal: the hashed owner map of the enumeration engine's injectivity sweep — which point
+// first occupied a storage cell, for cells spread too far apart for an owner array.
+//
+// Open addressing with linear probing over two flat arrays (keys: `width` int64 per slot;
+// owners: the ordinal of the first point, UINT64_MAX = empty), load factor at most 1/2, doubled
+// when full. 8 * (width + 1) bytes per slot, so 16-32 bytes per point for the usual one-value
+// key (the cell's index in its bounding box); every allocation is charged to the budget first
+// (BudgetExceeded names the memory limit). No per-point allocation, unlike a node-based map.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "tirx_verify/layout/budget.hpp"
+#include "tirx_verify/layout/checked.hpp"
+
+namespace tirx::prove {
+
+class CellTable {
+ public:
+  static constexpr std::uint64_t kEmpty = UINT64_MAX;
+
+  // `width` int64 values per key; `expected` points (sizes the first table; it grows anyway).
+  CellTable(std::size_t width, std::int64_t expected, Budget* budget)
+      : width_(width), budget_(budget) {
+    std::size_t cap = 1024;
+    const std::int64_t want = std::min<std::int64_t>(expected, std::int64_t{1} << 22) * 2;
+    while (static_cast<std::int64_t>(cap) < want) cap <<= 1;
+    allocate(cap);
+  }
+
+  // Bytes one slot takes (for estimates).
+  static std::int64_t slot_bytes(std::size_t width) { return static_cast<std::int64_t>(8 * (width + 1)); }
+
+  // Inserts `key` (width_ values) with owner `ordinal` unless present; returns the existing
+  // owner, or kEmpty when the key was new.
+  std::uint64_t insert(const std::int64_t* key, std::uint64_t ordinal) {
+    if ((size_ + 1) * 2 > owners_.size()) grow();
+    std::size_t i = hash(key) & mask_;
+    while (true) {
+      if (owners_[i] == kEmpty) {
+        std::memcpy(&keys_[i * width_], key, width_ * sizeof(std::int64_t));
+        owners_[i] = ordinal;
+        ++size_;
+        return kEmpty;
+      }
+      if (std::memcmp(&keys_[i * width_], key, width_ * sizeof(std::int64_t)) == 0) return owners_[i];
+      i = (i + 1) & mask_;
+    }
+  }
+
+  std::size_t size() const { return size_; }
+
+ private:
+  static std::uint64_t mix(std::uint64_t x) {  // splitmix64 finalizer
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+  }
+  std::uint64_t hash(const std::int64_t* key) const {
+    std::uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (std::size_t k = 0; k < width_; ++k) h = mix(h ^ static_cast<std::uint64_t>(key[k]));
+    return h;
+  }
+  void allocate(std::size_t cap) {
+    MemoryCharge c = charge(budget_, slot_bytes(width_) * static_cast<std::int64_t>(cap), "the hashed owner map");
+    keys_.assign(cap * width_, 0);
+    owners_.assign(cap, kEmpty);
+    mask_ = cap - 1;
+    charge_ = std::move(c);
+  }
+  void grow() {
+    std::vector<std::int64_t> keys = std::move(keys_);
+    std::vector<std::uint64_t> owners = std::move(owners_);
+    MemoryCharge old = std::move(charge_);  // held until the old arrays are gone
+    size_ = 0;
+    allocate(owners.size() * 2);
+    for (std::size_t i = 0; i < owners.size(); ++i)
+      if (owners[i] != kEmpty) insert(&keys[i * width_], owners[i]);
+  }
+
+  std::size_t width_;
+  Budget* budget_;
+  std::vector<std::int64_t> keys_;
+  std::vector<std::uint64_t> owners_;
+  std::size_t mask_ = 0, size_ = 0;
+  MemoryCharge charge_;
+};
+
+}  // namespace tirx::prove

@@ -1,0 +1,84 @@
+// Image sets of one element for the equivalence witness (image_sets.hpp).
+#include "image_sets.hpp"
+
+#include <algorithm>
+
+#include "tirx_verify/layout/checked.hpp"
+#include "tirx_verify/layout/sweep.hpp"
+
+namespace tirx::prove {
+
+ImageStream::ImageStream(const Layout& l, std::int64_t flat, std::span<const Axis> axes) : swz_(l.swizzle()) {
+  const TileLayout& t = l.tile();
+  (void)Sweep(t, /*include_replicas=*/true);  // throws if a reachable coordinate overflows int64
+  std::vector<int> slot_of(kNumAxes, -1);
+  for (std::size_t i = 0; i < axes.size(); ++i) slot_of[axes[i].index()] = static_cast<int>(i);
+  if (swz_) m_slot_ = slot_of[Axis(AxisId::m).index()];
+  base_.assign(axes.size(), 0);
+  const Coord c = t.apply_iters(t.split(flat));
+  for (std::size_t i = 0; i < axes.size(); ++i) base_[i] = c.has(axes[i]) ? c.get(axes[i]) : 0;
+  for (const Iter& it : t.replica) {
+    steps_.push_back({slot_of[it.axis.index()], it.extent, it.stride});
+    count_ = checked_mul(count_, it.extent, "replica count");
+  }
+  digits_.assign(steps_.size(), 0);
+  value_ = base_;
+  refresh();
+}
+
+void ImageStream::refresh() {
+  image_ = value_;
+  if (m_slot_ >= 0) image_[static_cast<std::size_t>(m_slot_)] = swz_->apply(image_[static_cast<std::size_t>(m_slot_)]);
+}
+
+bool ImageStream::advance() {
+  for (std::size_t k = steps_.size(); k-- > 0;) {
+    const Step& s = steps_[k];
+    if (++digits_[k] < s.extent) {
+      if (s.slot >= 0) value_[static_cast<std::size_t>(s.slot)] += s.stride;
+      refresh();
+      return true;
+    }
+    if (s.slot >= 0) value_[static_cast<std::size_t>(s.slot)] -= (s.extent - 1) * s.stride;
+    digits_[k] = 0;
+  }
+  return false;
+}
+
+bool contains(const Layout& l, std::int64_t flat, std::span<const Axis> axes, const Image& img, Budget* budget) {
+  ImageStream s(l, flat, axes);
+  Pacer pace(budget, "witness image sets", static_cast<double>(s.count()), "replica copies");
+  do {
+    pace.step();
+    if (s.image() == img) return true;
+  } while (s.advance());
+  return false;
+}
+
+std::vector<Image> materialize(const Layout& l, std::int64_t flat, std::span<const Axis> axes, Budget* budget,
+                               MemoryCharge& held) {
+  ImageStream s(l, flat, axes);
+  // Each image: a vector header and its values, twice while sorting.
+  held.release();
+  held = charge(budget, s.count() * static_cast<std::int64_t>(2 * (sizeof(Image) + 8 * axes.size() + 16)),
+                "the witness image sets");
+  std::vector<Image> out;
+  out.reserve(static_cast<std::size_t>(s.count()));
+  do out.push_back(s.image());
+  while (s.advance());
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::vector<Image> first_images(const Layout& l, std::int64_t flat, std::span<const Axis> axes, std::size_t n) {
+  ImageStream s(l, flat, axes);
+  std::vector<Image> out;
+  std::size_t seen = 0;  // copies may repeat (a stride-0 replica): look at a bounded number
+  do {
+    if (std::find(out.begin(), out.end(), s.image()) == out.end()) out.push_back(s.image());
+  } while (out.size() < n && ++seen < n * 1024 && s.advance());
+  return out;
+}
+
+}  // namespace tirx::prove
