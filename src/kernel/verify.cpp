@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "tirx_verify/hw/target.hpp"
+#include "tirx_verify/kernel/graph.hpp"
 #include "tirx_verify/hw/tmem_alloc.hpp"
 #include "tirx_verify/layout/factories.hpp"
 #include "tirx_verify/layout/notation.hpp"
@@ -45,6 +46,12 @@ BufferReport verify_buffer(const BufferModel& b, const KernelModel& k, const hw:
     in.elem_bits = dtype_bits(b.dtype);
     in.scope = prove::parse_scope(b.scope);
     in.alloc_cols = b.alloc_cols;
+    // A view without its own allocation is bounded by its storage root's.
+    for (const BufferModel* root = &b; !in.alloc_cols && root->view_of;) {
+      root = k.find_buffer(*root->view_of);
+      if (!root) break;
+      in.alloc_cols = root->alloc_cols;
+    }
     in.alloc_elems = b.alloc_elems;
     if (b.alloc_cols) {
       try {
@@ -72,6 +79,11 @@ KernelReport verify_kernel(const KernelModel& k, const VerifyOptions& opt) {
   KernelReport kr;
   kr.model = &k;
   for (const auto& b : k.buffers) kr.buffers.push_back(verify_buffer(b, k, it->second, opt));
+  if (k.format >= 2) {
+    const KernelGraph g = build_graph(k);
+    const KernelContext ctx = make_context(k, g, it->second, opt.limits);
+    kr.findings = run_kernel_checks(ctx);
+  }
   return kr;
 }
 

@@ -409,6 +409,48 @@ def to_json(obj, indent: int = 0) -> str:
     return json.dumps(obj, ensure_ascii=False)
 
 
+# Keys of a model the converter writes from the corpus; everything else in an existing model file
+# (format 2: "format", "ops", hand-added buffers without "corpus", placements, views, live ranges,
+# origins, source.commit) was written by hand and is kept when a model is regenerated.
+GENERATED_BUFFER_KEYS = ("name", "scope", "shape", "dtype", "layout", "layout_symbolic", "alloc_cols", "corpus", "notes")
+
+
+def merge_existing(generated: dict, existing: dict | None) -> dict:
+    """The generated model with the hand-written parts of the existing file kept (header above)."""
+    if not existing:
+        return generated
+    out = {}
+    if "format" in existing:
+        out["format"] = existing["format"]
+    for key, value in generated.items():
+        if key == "source":
+            value = dict(value, **{k: v for k, v in existing.get("source", {}).items() if k not in value})
+        elif key in ("params", "other_params"):
+            value = dict(sorted(dict(existing.get(key, {}), **value).items()))
+        elif key == "buffers":
+            gen = {b["name"]: b for b in value}
+            merged, seen = [], set()
+            for b in existing.get("buffers", []):
+                if b["name"] in gen:  # corpus-derived: regenerate its fields, keep the hand-written ones
+                    g = dict(gen[b["name"]])
+                    g.update({k: v for k, v in b.items() if k not in GENERATED_BUFFER_KEYS})
+                    merged.append(g)
+                    seen.add(b["name"])
+                elif "corpus" not in b:  # added by hand
+                    merged.append(b)
+            merged += [b for b in value if b["name"] not in seen]
+            value = merged
+        elif key == "ops":
+            value = existing.get("ops", value)
+        out[key] = value
+    if "other_params" in existing and "other_params" not in out:
+        out["other_params"] = existing["other_params"]
+    for key, value in existing.items():
+        if key not in out:
+            out[key] = value
+    return out
+
+
 def load_records(path: Path) -> list:
     records = []
     with open(path, encoding="utf-8") as fh:
@@ -431,6 +473,11 @@ def main(argv=None) -> int:
                     help="write nothing; exit 1 if a model under --out differs from what would be written")
     args = ap.parse_args(argv)
 
+    if not args.corpus.is_file():
+        print(f"error: the corpus file {args.corpus} does not exist. It lives outside this repository "
+              f"(../shared/corpus/kernel_layouts.jsonl next to the checkout); pass --corpus PATH. The bundled "
+              f"models/kernels/ are already converted and do not need it.", file=sys.stderr)
+        return 2
     records = load_records(args.corpus)
     overrides = json.loads(args.overrides.read_text(encoding="utf-8"))
     kernels_cfg, rec_ov = overrides.get("kernels", {}), overrides.get("records", {})
@@ -453,7 +500,11 @@ def main(argv=None) -> int:
         return 1
 
     n_buf = sum(len(m["buffers"]) for m in models.values())
-    texts = {k: to_json(m) + "\n" for k, m in models.items()}
+    def existing(k):
+        f = args.out / f"{k}.json"
+        return json.loads(f.read_text(encoding="utf-8")) if f.exists() else None
+
+    texts = {k: to_json(merge_existing(m, existing(k))) + "\n" for k, m in models.items()}
     doc_text = None
     if args.doc.exists():
         doc = args.doc.read_text(encoding="utf-8")

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tirx_verify/kernel/kernel_check.hpp"
 #include "tirx_verify/kernel/model.hpp"
 #include "tirx_verify/layout/error.hpp"
 #include "tirx_verify/prove/check.hpp"
@@ -29,6 +30,7 @@ struct BufferReport {
 struct KernelReport {
   const KernelModel* model = nullptr;
   std::vector<BufferReport> buffers;
+  std::vector<KernelFinding> findings;  // the kernel checks (kernel_check.hpp), in registry order
 };
 
 
@@ -39,7 +41,8 @@ struct VerifyOptions {
 // Checks one buffer on the given target.
 BufferReport verify_buffer(const BufferModel& b, const KernelModel& k, const hw::Target& target,
                            const VerifyOptions& opt = {});
-// Checks every buffer of a model; the target is loaded by name from models/targets.
+// Checks every buffer of a model, then runs the kernel checks over its ops and buffers; the
+// target is loaded by name from models/targets.
 KernelReport verify_kernel(const KernelModel& k, const VerifyOptions& opt = {});
 
 // An allocation of `cols` 32-bit TMEM columns must be one tcgen05.alloc accepts on the target

@@ -1,0 +1,189 @@
+// tirx_verify/kernel/ops.hpp — the ops of a kernel model (format 2), one value type per kind.
+//
+// An op is what a kernel does to its buffers, at the level the kernel is written
+// (docs/model-format.md "Ops"):
+//
+//   tile level          copy / copy_async (dispatch tma, tcgen05, tcgen05.cp, ldstmatrix,
+//                       thread), gemm_async
+//   instruction level   tma.load / tma.store, tcgen05.mma, tcgen05.ld / tcgen05.st, tcgen05.cp,
+//                       tcgen05.alloc / tcgen05.dealloc, wgmma, ldmatrix / stmatrix, mma.sync,
+//                       smem.access
+//
+// Each kind has one parser (src/kernel/ops/<kind>.cpp) that reads its fields strictly and names
+// the buffers it reads and writes; the kernel checks (src/kernel/checks/) take the op's typed
+// data with std::get_if. Units: regions, shapes, boxes and coordinates in elements; fields named
+// *_bytes in bytes, *_cols in 32-bit TMEM columns, lanes in TMEM lanes.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "tirx_verify/hw/swizzle.hpp"
+#include "tirx_verify/hw/tcgen05_cp.hpp"
+#include "tirx_verify/hw/tcgen05_ldst.hpp"
+#include "tirx_verify/kernel/json_locator.hpp"
+#include "tirx_verify/kernel/region.hpp"
+
+namespace tirx::kernel {
+
+// A shared-memory matrix descriptor as a kernel builds it (PTX ISA 9.1 §9.7.16.4.1 for
+// tcgen05, §9.7.15.5.1.2.2 for wgmma; hw/smem_descriptor.hpp): start address = `start`
+// (+ offset_bytes, the kernel's add_16B_offset x 16), leading/stride byte offsets, swizzle
+// mode, base offset and the operand's major-ness.
+struct DescriptorModel {
+  AddressRef start;
+  std::int64_t lbo_bytes = 0;
+  std::int64_t sbo_bytes = 0;
+  hw::TmaSwizzle swizzle = hw::TmaSwizzle::kNone;
+  int base_offset = 0;      // 0..7
+  bool mn_major = false;    // "major": "MN"; K-major otherwise
+  std::string path;         // JSON path, for messages
+};
+
+// The arguments of cuTensorMapEncodeTiled (cuda.h, CUDA 13.0; hw/tma.hpp).
+struct TensorMapModel {
+  std::string dtype;
+  int elem_bytes = 0;
+  std::vector<std::int64_t> dims;           // elements, innermost first
+  std::vector<std::int64_t> strides_bytes;  // byte stride of dims[1..]
+  std::vector<std::int64_t> box;            // elements, innermost first
+  std::vector<std::int64_t> elem_strides;   // default all 1
+  hw::TmaSwizzle swizzle = hw::TmaSwizzle::kNone;
+  std::string interleave = "none";
+  std::string oob_fill = "none";
+};
+
+// tma.load / tma.store: cp.async.bulk.tensor (PTX ISA 9.1 §9.7.9.25).
+struct TmaOp {
+  bool store = false;
+  TensorMapModel tensor_map;
+  std::vector<std::int64_t> coords;      // elements, innermost first
+  Region global;                         // a region of a global buffer
+  Region smem;                           // the shared region it corresponds to, element by element
+  std::optional<AddressRef> smem_address;  // the address the instruction passes (default: smem's first element)
+  std::vector<std::int64_t> multicast;   // CTA ranks, informational
+};
+
+// The tcgen05 instruction descriptor's fields (PTX ISA 9.1 §9.7.16.4.2).
+struct InstrDescriptorModel {
+  std::string d_dtype, a_dtype, b_dtype;
+  bool a_mn_major = false, b_mn_major = false;
+  std::int64_t m = 0, n = 0;
+  bool sparse = false;
+};
+
+// tcgen05.mma (PTX ISA 9.1 §9.7.16.10).
+struct MmaOp {
+  std::string mma_kind;            // f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4, mxf4nvf4
+  std::int64_t m = 0, n = 0, k = 0;
+  AddressRef d;                    // TMEM address of the accumulator
+  Region d_region;                 // the accumulator region, logical (M, N)
+  std::optional<DescriptorModel> a_desc;
+  std::optional<AddressRef> a_tmem;  // A in TMEM instead of a descriptor
+  DescriptorModel b_desc;
+  std::optional<Region> a, b;      // operand regions, logical (M, K) / (N, K)
+  bool a_km = false, b_kn = false; // written transposed ("a_dims": "KM", "b_dims": "KN")
+  std::optional<InstrDescriptorModel> idesc;
+  std::optional<AddressRef> sfa, sfb;
+  std::optional<Region> sfa_region, sfb_region;
+  std::string scale_vec;           // "", "1X", "2X", "4X"
+  bool ws = false;
+};
+
+// tcgen05.ld / tcgen05.st (PTX ISA 9.1 §9.7.16.8.3/4).
+struct LdStOp {
+  bool store = false;
+  hw::LdStInstr instr;
+  std::optional<AddressRef> taddr;       // every warp passes this
+  std::vector<AddressRef> taddr_per_warp;  // or one per entry of Op::warps
+  Region tmem;                           // the TMEM region it is meant to move
+  Region regs;                           // the local (register fragment) region, element by element
+};
+
+// tcgen05.cp (PTX ISA 9.1 §9.7.16.9.2).
+struct CpOp {
+  hw::CpShape shape = hw::CpShape::k128x256b;
+  DescriptorModel src_desc;
+  AddressRef taddr;
+  Region smem;
+  Region tmem;
+};
+
+// tcgen05.alloc / tcgen05.dealloc (PTX ISA 9.1 §9.7.16.7.1).
+struct AllocOp {
+  bool dealloc = false;
+  std::int64_t cols = 0;  // 32-bit columns
+};
+
+// copy / copy_async at tile level (TIRx Tx.copy, Tx.copy_async).
+struct CopyOp {
+  bool async = true;
+  Region dst, src;
+  std::string dispatch;    // tma, tcgen05, tcgen05.cp, ldstmatrix, thread
+  int access_bytes = 0;    // thread: bytes per thread per instruction
+};
+
+// gemm_async at tile level (TIRx Tx.gemm_async): D[m, n] += sum_k A[m, k] B[n, k].
+struct GemmAsyncOp {
+  Region d, a, b;
+  bool a_km = false, b_kn = false;
+  std::optional<Region> sfa, sfb;
+  std::string scale_vec;
+  bool ws = false;
+};
+
+// wgmma.mma_async (Hopper, PTX ISA 9.1 §9.7.15.5).
+struct WgmmaOp {
+  std::int64_t m = 64, n = 0, k = 0;
+  DescriptorModel a_desc, b_desc;
+  Region a, b;
+  bool a_km = false, b_kn = false;
+};
+
+// ldmatrix / stmatrix (PTX ISA 9.1 §9.7.9.20/21).
+struct LdmatrixOp {
+  bool store = false;
+  int num = 1;
+  bool trans = false;
+  Region smem, regs;
+};
+
+// mma.sync (PTX ISA 9.1 §9.7.14.5).
+struct MmaSyncOp {
+  std::string shape;  // "m16n8k16"
+  Region a, b, c;
+};
+
+// A plain per-thread shared-memory access (ld.shared / st.shared).
+struct SmemAccessOp {
+  bool store = false;
+  Region smem, regs;
+  int access_bytes = 0;
+};
+
+// A format-1 op: only names and the buffers it touches.
+struct StructuralOp {};
+
+using OpData = std::variant<StructuralOp, TmaOp, MmaOp, LdStOp, CpOp, AllocOp, CopyOp, GemmAsyncOp, WgmmaOp,
+                            LdmatrixOp, MmaSyncOp, SmemAccessOp>;
+
+struct Op {
+  std::string name;
+  std::string kind;                 // the kind as written ("tma.load", ...; free text in format 1)
+  std::vector<int> warps;           // CTA-wide warp indices
+  int cta_group = 1;
+  std::string origin, notes;
+  std::string path;                 // JSON path ("$.ops[3]")
+  JsonPosition position;            // where the op's object starts in the file
+  std::vector<std::string> reads;   // buffer names
+  std::vector<std::string> writes;  // buffer names
+  OpData data;
+};
+
+// Every op kind of format 2, in documentation order.
+const std::vector<std::string>& op_kinds();
+
+}  // namespace tirx::kernel
