@@ -145,8 +145,10 @@ def make_fixtures(tmp):
     os.makedirs(f"{tmp}/empty")
     write(f"{tmp}/nojson/readme.txt", "no models here\n")
     write(f"{tmp}/nojson/model.JSON", model)                        # the extension is .json exactly
-    with open(f"{tmp}/big.json", "wb") as f:                        # one byte past the 64 MiB cap, sparse
-        f.truncate((64 << 20) + 1)
+    with open(f"{tmp}/big.json", "wb") as f:                        # one byte past the 16 MiB cap, sparse
+        f.truncate((16 << 20) + 1)
+    with open(f"{tmp}/dense.json", "w") as f:                       # 4 MiB of small values (memory per byte)
+        f.write('{"kernel": "k", "buffers": [], "x": [' + ",".join(["0"] * (1 << 21)) + "]}")
     with open(f"{tmp}/big_target.json", "wb") as f:                 # one byte past the 1 MiB target cap
         f.truncate((1 << 20) + 1)
     write(f"{tmp}/deep_array.json", "[" * 100000 + "]" * 100000)    # nesting far past any sane model

@@ -2,7 +2,7 @@
 //
 // parse_model (model.hpp) turns text into a KernelModel; this header is about the file system
 // around it: which paths a `run` visits, and how a file is read (layout/input_file.hpp: only
-// regular files, at most kMaxModelFileBytes, UTF-8 checked before JSON parsing).
+// regular files, at most kMaxModelFileBytes = 16 MiB, UTF-8 checked before JSON parsing).
 //
 //   run a.json               a.json, whatever its extension, read as a model file
 //   run DIR                  every *.json under DIR, recursively, sorted by path; symlinks are
