@@ -35,6 +35,7 @@
 #include "fuzz_check.hpp"
 #include "run_cli.hpp"
 #include "tirx_verify/layout/source_dir.hpp"
+#include "tirx_verify/layout/utf8.hpp"
 
 namespace {
 
@@ -49,16 +50,21 @@ class CappedBuf : public std::stringbuf {
 
  protected:
   std::streamsize xsputn(const char* s, std::streamsize n) override {
-    if (str().size() + static_cast<std::size_t>(n) > cap_) throw OutputCapReached{};
+    count(static_cast<std::size_t>(n));
     return std::stringbuf::xsputn(s, n);
   }
   int_type overflow(int_type c) override {
-    if (str().size() + 1 > cap_) throw OutputCapReached{};
+    count(1);
     return std::stringbuf::overflow(c);
   }
 
  private:
+  void count(std::size_t n) {
+    written_ += n;
+    if (written_ > cap_) throw OutputCapReached{};
+  }
   std::size_t cap_;
+  std::size_t written_ = 0;
 };
 
 constexpr std::size_t kMaxArgs = 24;
@@ -144,6 +150,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (rc == 2)
     FUZZ_CHECK(e.find("error[") != std::string::npos || o.find("layout.well-formed") != std::string::npos,
                "exit 2 without a diagnostic (stderr: %.300s) for %s", e.c_str(), shown.c_str());
+  FUZZ_CHECK(!tirx::invalid_utf8_at(o) && !tirx::invalid_utf8_at(e), "output that is not UTF-8 (%.300s | %.300s) for %s",
+             o.c_str(), e.c_str(), shown.c_str());
   if (json) {
     const bool valid = nlohmann::json::accept(o);
     FUZZ_CHECK(valid, "--json output is not one JSON document (%.300s) for %s", o.c_str(), shown.c_str());

@@ -26,11 +26,19 @@ class StreamBinding {
  public:
   StreamBinding(std::ostream& out, std::ostream& err)
       : out_(std::cout.rdbuf(out.rdbuf())), err_(std::cerr.rdbuf(err.rdbuf())) {}
+  // Runs while an exception unwinds too: a stream that went bad (its buffer threw) is not
+  // flushed, and nothing here may throw (a stream with an exception mask would).
   ~StreamBinding() {
-    std::cout.flush();
-    std::cerr.flush();
-    std::cout.rdbuf(out_);
-    std::cerr.rdbuf(err_);
+    try {
+      if (std::cout.good()) std::cout.flush();
+      if (std::cerr.good()) std::cerr.flush();
+    } catch (...) {
+    }
+    try {
+      std::cout.rdbuf(out_);
+      std::cerr.rdbuf(err_);
+    } catch (...) {
+    }
   }
   StreamBinding(const StreamBinding&) = delete;
   StreamBinding& operator=(const StreamBinding&) = delete;
