@@ -1,11 +1,14 @@
 // group(): split shard iters so the shard partitions into blocks matching a logical shape.
 //
-// Walk the shard from the outermost iter. Dimension d needs a block whose extent product is
-// shape[d]. An iter (e, s) that fits (need % e == 0) is taken whole; one that is too large but
-// divisible (e % need == 0) is split outer part first:
-//     (e, s) -> (need, s * e/need)  into this block,   (e/need, s)  left for the next block.
-// Unit iters are dropped (TVM drops unneeded unit iters; an axis used only by extent-1 iters can
-// therefore vanish from apply(..., shape=) results, as in TVM).
+// TVM's Group (tile_layout ops): walk the shard from the outermost iter keeping the product of
+// the extents since the last block boundary. While that product is a multiple of shape[d], block
+// d ends inside the current iter (e, s): with c = product / shape[d] (what the later blocks still
+// need from it), the iter is split outer part first,
+//     (e, s) -> (e/c, s*c)  closing block d,   (c, s)  carried on,
+// which requires c | e. A size-1 dimension therefore gets a unit iter (e/c = 1) cut from the
+// iter it falls in, so an axis that only a unit iter of that dimension carries stays in
+// apply(..., shape=) results. Unit iters of the layout that no size-1 dimension needs are
+// dropped. Example: S[(1,8):(1@TLane,1)] by (1,8) keeps (1, 1@TLane) as block 0.
 #include <fmt/format.h>
 
 #include "tirx_verify/layout/checked.hpp"
@@ -15,49 +18,39 @@
 namespace tirx {
 
 std::optional<Grouped> try_group(const TileLayout& l, std::span<const std::int64_t> shape) {
+  for (const std::int64_t dim : shape)
+    if (dim < 1) return std::nullopt;
   Grouped g;
   g.layout.replica = l.replica;
   g.layout.offset = l.offset;
   g.seps.push_back(0);
-  std::size_t i = 0;
-  bool have_pending = false;
-  Iter pending;
-  auto next_iter = [&](Iter& out) -> bool {
-    if (have_pending) {
-      out = pending;
-      have_pending = false;
-      return true;
+  std::size_t d = 0;
+  std::int64_t prod = 1;  // extent product since the last boundary (this iter's remainder included)
+  for (const Iter& it : l.shard) {
+    std::int64_t e = it.extent;
+    if (__builtin_mul_overflow(prod, e, &prod)) return std::nullopt;
+    // Every dimension that ends inside this iter takes its outer part (a size-1 dimension takes a
+    // unit iter, as TVM's Group does).
+    while (d < shape.size() && prod % shape[d] == 0) {
+      const std::int64_t c = prod / shape[d];  // what stays for the dimensions after d
+      if (e % c != 0) return std::nullopt;
+      Iter part = it;
+      part.extent = e / c;
+      part.stride = checked_mul(it.stride, c, "group stride");
+      g.layout.shard.push_back(part);
+      e = c;
+      prod = c;
+      ++d;
+      g.seps.push_back(g.layout.shard.size());
     }
-    if (i >= l.shard.size()) return false;
-    out = l.shard[i++];
-    return true;
-  };
-  for (const std::int64_t dim : shape) {
-    if (dim < 1) return std::nullopt;
-    std::int64_t need = dim;
-    while (need > 1) {
-      Iter it;
-      if (!next_iter(it)) return std::nullopt;
-      if (it.extent == 1) continue;
-      if (need % it.extent == 0) {
-        g.layout.shard.push_back(it);
-        need /= it.extent;
-      } else if (it.extent % need == 0) {
-        const std::int64_t inner = it.extent / need;
-        g.layout.shard.push_back(Iter{need, checked_mul(it.stride, inner, "group stride"), it.axis});
-        pending = Iter{inner, it.stride, it.axis};
-        have_pending = true;
-        need = 1;
-      } else {
-        return std::nullopt;
-      }
+    if (e != 1) {
+      if (d >= shape.size()) return std::nullopt;  // more elements than the shape holds
+      Iter rest = it;
+      rest.extent = e;
+      g.layout.shard.push_back(rest);
     }
-    g.seps.push_back(g.layout.shard.size());
   }
-  // Whatever is left must be unit iters.
-  Iter it;
-  while (next_iter(it))
-    if (it.extent != 1) return std::nullopt;
+  if (d != shape.size()) return std::nullopt;
   return g;
 }
 

@@ -37,8 +37,7 @@ void add_offset(OffsetMap& o, Axis a, std::int64_t v) {
 std::optional<std::vector<Iter>> slice_block(const std::vector<Iter>& block_iters, std::int64_t begin,
                                              std::int64_t n, OffsetMap& offset,
                                              const CanonicalizeOptions& opt) {
-  // group() gives an extent-1 dimension an empty block (TVM: one unit iter); the region of
-  // such a dimension is [0, 1) and contributes nothing.
+  // group() gives an extent-1 dimension one unit iter (as TVM's Group), so a block is never empty.
   if (block_iters.empty()) return std::vector<Iter>{};
   const TileLayout block = canonicalize(TileLayout(block_iters), opt);
   const auto& shard = block.shard;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -22,11 +23,15 @@ class CellTable {
   static constexpr std::uint64_t kEmpty = UINT64_MAX;
 
   // `width` int64 values per key; `expected` points (sizes the first table; it grows anyway).
+  // The first table holds every expected point at load 1/2 (no rehash on the way) when the budget
+  // has room for it, else it starts at 2^16 slots and doubles until the budget says no (a
+  // collision may well come before that).
   CellTable(std::size_t width, std::int64_t expected, Budget* budget)
       : width_(width), budget_(budget) {
     std::size_t cap = 1024;
-    const std::int64_t want = std::min<std::int64_t>(expected, std::int64_t{1} << 22) * 2;
+    const std::int64_t want = std::min<std::int64_t>(expected, std::int64_t{1} << 31) * 2;
     while (static_cast<std::int64_t>(cap) < want) cap <<= 1;
+    if (budget_ && !budget_->fits(slot_bytes(width_) * static_cast<std::int64_t>(cap))) cap = std::min<std::size_t>(cap, 1 << 16);
     allocate(cap);
   }
 

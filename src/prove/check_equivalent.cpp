@@ -57,6 +57,7 @@ std::string images_text(const std::vector<Image>& listed, std::int64_t count, co
 struct Difference {
   std::vector<Image> a, b, a_only, b_only;
   std::int64_t a_count = 0, b_count = 0;
+  bool streamed = false;    // the sets were too large to build: one missing image was found by streaming
   bool unresolved = false;
 };
 
@@ -86,6 +87,7 @@ std::optional<Difference> difference(const Layout& a, const Layout& b, std::int6
   }
   // Too many copies to build: look for one of the first images of a side that the other lacks,
   // streaming the other side's copies (no memory, O(copies) each).
+  d.streamed = true;
   d.a = first_images(a, flat, axes, kListedImages);
   d.b = first_images(b, flat, axes, kListedImages);
   for (const Image& i : d.a)
@@ -168,9 +170,14 @@ CheckResult check_equivalent(const CheckInput& in) {
     r.message = fmt::format("{}element {}: first layout -> {}, second layout -> {}", ans.first ? "first differing " : "",
                             nlohmann::json(logical_coord(*ans.flat, in.shape)).dump(),
                             images_text(d->a, d->a_count, axes), images_text(d->b, d->b_count, axes));
-    if (d->a_count > static_cast<std::int64_t>(d->a.size()) || d->b_count > static_cast<std::int64_t>(d->b.size()))
+    if (d->streamed) {  // one image of one side shown missing from the other by a full pass
+      r.message += d->a_only.empty()
+                       ? fmt::format("; the second's image {} is not among the first's", images_json(d->b_only, axes).dump())
+                       : fmt::format("; the first's image {} is not among the second's", images_json(d->a_only, axes).dump());
+    } else if (d->a_count > static_cast<std::int64_t>(d->a.size()) || d->b_count > static_cast<std::int64_t>(d->b.size())) {
       r.message += fmt::format("; only in the first: {}, only in the second: {}", images_text(d->a_only, -1, axes),
                                images_text(d->b_only, -1, axes));
+    }
     return r;
   };
   std::int64_t points = 0;

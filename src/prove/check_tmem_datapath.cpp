@@ -122,6 +122,8 @@ CheckResult check_tmem_datapath(const CheckInput& in) {
   const int part = target.tmem ? target.tmem->lanes / warps : 0;
   // (thread, register) -> (lane, col) of every issue of every warp.
   std::map<std::pair<std::int64_t, std::int64_t>, std::pair<int, int>> moved;
+  MemoryCharge moved_bytes = charge(in.limits.budget, 0, "the simulated tcgen05 cells");  // ~64 B per node
+  Pacer issue_pace(in.limits.budget, "tcgen05.ld/st simulation", 0, "issues");
   std::vector<std::string> issues_text;
   for (int w = 0; w < warps; ++w) {
     std::vector<hw::LdStIssue> plan;
@@ -133,6 +135,7 @@ CheckResult check_tmem_datapath(const CheckInput& in) {
                   {{"datapath", cls->name}, {"atom", m->shape}});
     }
     for (std::size_t i = 0; i < plan.size(); ++i) {
+      issue_pace.step();
       hw::LdStIssue issue = plan[i];
       if (in.row_imm)
         issue.address = hw::TmemAddress::make(static_cast<std::uint32_t>(part * w + *in.row_imm + 16 * static_cast<int>(i)),
@@ -140,6 +143,7 @@ CheckResult check_tmem_datapath(const CheckInput& in) {
       const int row = issue.address.lane() - part * w;
       if (w == 0) issues_text.push_back(fmt::format("{} at row {}", hw::spelling(m->instr, false), row));
       const int regs = hw::regs_per_thread(m->instr);
+      moved_bytes.grow(std::int64_t{64} * target.warp_size * regs, "the simulated tcgen05 cells");
       for (int t = 0; t < target.warp_size; ++t)
         for (int r = 0; r < regs; ++r) {
           const hw::LdStCell cell = hw::ldst_cell(m->instr, issue.address, t, r);
@@ -151,7 +155,9 @@ CheckResult check_tmem_datapath(const CheckInput& in) {
   for (std::size_t i = 0; i < issues_text.size(); ++i) plan_text += (i ? ", " : "") + issues_text[i];
   const MachineLimits& ml = in.machine;
   const std::int64_t n = in.layout.size();
+  Pacer pace(in.limits.budget, "tmem.datapath comparison", static_cast<double>(n), "elements");
   for (std::int64_t e = 0; e < n; ++e) {
+    pace.step();
     const FragmentSlot f = fragment_slot(in.access->apply(e), ml);
     const Coord c = in.layout.apply(e);
     const std::int64_t lane = c.get(AxisId::TLane), col = c.get(AxisId::TCol);

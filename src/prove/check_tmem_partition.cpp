@@ -42,7 +42,9 @@ CheckResult check_tmem_partition(const CheckInput& in) {
   }
   const std::int64_t part = ml.tmem_lanes / ml.warps_per_warpgroup;
   const TileLayout& tl = in.layout.tile();
+  Pacer pace(in.limits.budget, "tmem.partition sweep", static_cast<double>(point_count(tl)));
   for (std::int64_t e = 0; e < n; ++e) {
+    pace.step(tl.replica_count());
     const FragmentSlot f = fragment_slot(in.access->apply(e), ml);
     const std::int64_t warp = (f.thread / ml.warp_size) % ml.warps_per_warpgroup;
     bool ok = false;

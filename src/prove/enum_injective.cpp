@@ -75,8 +75,10 @@ EnumCost injective_cost(const Layout& l, Scope scope, const EngineLimits& limits
     c.bytes = c.cells * kEnumDenseBytesPerCell;
     c.seconds = static_cast<double>(c.points) * kEnumDenseNsPerPoint * 1e-9;
   } else {
-    // Doubling from the first table: at most twice the points' slots, plus the old table.
-    c.bytes = std::min<std::int64_t>(c.points, INT64_MAX / 64) * CellTable::slot_bytes(width) * 3;
+    // The first table: the next power of two at or above twice the points (cell_table.hpp).
+    std::int64_t slots = 1024;
+    while (slots < std::min<std::int64_t>(c.points, std::int64_t{1} << 31) * 2) slots <<= 1;
+    c.bytes = slots * CellTable::slot_bytes(width);
     c.seconds = static_cast<double>(c.points) * kEnumHashedNsPerPoint * 1e-9;
   }
   return c;

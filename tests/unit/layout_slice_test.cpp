@@ -77,8 +77,12 @@ TEST(Slice, TvmCases) {
       {"S[(2,128):(8192,64)]", {256}, {{96, 128}}, "S[32:64] + 6144", "S[32:64] + 6144"},
       // a wrap on a column-major block: elements 1..6 of S[(4,4):(1,4)]
       {"S[(4,4):(1,4)]", {16}, {{1, 7}}, "S[(2,3):(-3,4)] + 4", "S[(2,3):(-3,4)] + 4"},
-      // an extent-1 dimension (empty group block) contributes nothing
-      {"S[(1,8):(8,1)]", {1, 8}, {{0, 1}, {2, 5}}, "S[3:1] + 2", "S[3:1] + 2"},
+      // an extent-1 dimension keeps a unit iter (TVM's Group gives it one; SlicePerGroup keeps
+      // a single-iter block whole)
+      {"S[(1,8):(8,1)]", {1, 8}, {{0, 1}, {2, 5}}, "S[(1,3):(1,1)] + 2", "S[3:1] + 2"},
+      // a size-1 slice keeps its unit iter on its axis (TLane stays in the layout)
+      {"S[(4,8):(1@TLane,1)]", {4, 8}, {{1, 2}, {0, 8}}, "S[(1,8):(1@TLane,1)] + 1@TLane + 0",
+       "S[8:1] + 1@TLane"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.layout);

@@ -1,6 +1,8 @@
 #include "cli_common.hpp"
 #include "option_checks.hpp"
 
+#include "cli_budget.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
@@ -189,9 +191,42 @@ std::string dump_json(const nlohmann::json& j, int indent) {
   return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+namespace {
+
+// A budget that ran out outside any check: the command ends undecided (exit 3), naming it.
+int undecided(bool json, const std::string& input_text, const BudgetExceeded& e) {
+  const std::string message = e.describe("");
+  std::cerr << "undecided: " << message << "\n";
+  if (json) {
+    nlohmann::json j = {{"undecided",
+                         {{"budget", e.kind() == BudgetKind::kTime ? "time" : "memory"},
+                          {"limit", e.limit()},
+                          {"where", e.where()},
+                          {"message", message}}}};
+    if (!input_text.empty()) j["layout"] = input_text;
+    std::cout << dump_json(j, 2) << "\n";
+  }
+  return kUndecided;
+}
+
+const Budget& budget_or_unlimited() {
+  static const Budget unlimited;
+  return command_budget() ? *command_budget() : unlimited;
+}
+
+}  // namespace
+
 int guarded(bool json, const std::string& input_text, const std::function<int()>& body) {
   try {
-    return body();
+    try {
+      return body();
+    } catch (const std::bad_alloc&) {
+      throw budget_or_unlimited().out_of_memory("the command");
+    } catch (const std::length_error&) {  // a std::vector larger than max_size()
+      throw budget_or_unlimited().out_of_memory("the command (a structure too large to allocate)");
+    }
+  } catch (const BudgetExceeded& e) {
+    return undecided(json, input_text, e);
   } catch (const InputError& e) {
     const InputError located = e.located(input_text, std::nullopt);
     std::cerr << located.render();

@@ -74,7 +74,10 @@ std::string repo_root();
 std::string dump_json(const nlohmann::json& j, int indent = -1);
 
 // Runs `body`, turning InputError into "error[id]: ..." on stderr (and JSON on stdout when
-// json is set) with exit code 2. Returns the exit code.
+// json is set) with exit code 2, and a budget that ran out (BudgetExceeded, std::bad_alloc,
+// std::length_error) into "undecided: <limit> reached (<where>)" on stderr (with --json
+// {"undecided": {"budget", "limit", "where", "message"}} on stdout) with exit code 3. Returns
+// the exit code.
 int guarded(bool json, const std::string& input_text, const std::function<int()>& body);
 
 }  // namespace tirx::cli

@@ -22,6 +22,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli_budget.hpp"
 #include "cli_common.hpp"
 #include "option_checks.hpp"
 #include "commands.hpp"
@@ -47,6 +48,8 @@ struct Opts {
   bool json = false;
   std::vector<std::string> params;
   EngineOpts engine;
+  BudgetOpts budget;
+  bool allow_broadcast = false;
 };
 
 prove::CheckInput make_input(const Opts& o, const Env& env, const hw::Target& target) {
@@ -99,6 +102,8 @@ prove::CheckInput make_input(const Opts& o, const Env& env, const hw::Target& ta
   in.row_imm = o.row_imm;
   in.limits.max_enumeration_points = o.max_points;
   apply_engine_options(o.engine, in);
+  in.limits.budget = command_budget();
+  in.allow_broadcast = o.allow_broadcast;
   return in;
 }
 
@@ -128,7 +133,10 @@ void print_single(const Opts& o, const prove::CheckInput& in, const std::vector<
 // Every check at every binding, folded (the first failing binding per check).
 std::vector<prove::CheckResult> sweep(const Opts& o, const std::vector<Env>& envs, const hw::Target& target) {
   std::vector<std::pair<Env, std::vector<prove::CheckResult>>> runs;
+  Pacer pace(command_budget(), "parameter sweep", static_cast<double>(envs.size()), "bindings");
   for (const Env& env : envs) {
+    command_budget()->check_time([&] { return pace.progress(); });
+    pace.step();
     std::vector<prove::CheckResult> results;
     try {
       results = prove::run_all(make_input(o, env, target));
@@ -215,6 +223,8 @@ int run_ranged(const Opts& o, const std::vector<ParamRange>& ranges, const hw::T
       prove::CheckInput limits_only;
       apply_engine_options(o.engine, limits_only);
       si.limits = limits_only.limits;
+      si.limits.budget = command_budget();
+      si.allow_broadcast = o.allow_broadcast;
       sym = prove::run_symbolic(si);
     } catch (const NotSymbolic& e) {
       why_not = e.what();
@@ -331,8 +341,17 @@ void register_check(CLI::App& app, int& exit_code) {
       ->transform(int_range(0, std::numeric_limits<std::int32_t>::max()));  // and below the sub-partition (make_input)
   cmd->add_flag("--json", o->json, "JSON output");
   add_param_option(cmd, o->params);
+  cmd->add_flag("--allow-broadcast", o->allow_broadcast,
+                "The buffer is a read-only broadcast view: its stride-0 shard iters may share cells "
+                "(layout.injective names them); without it a stride-0 iter is a collision");
   add_engine_options(cmd, o->engine);
-  cmd->callback([o, &exit_code] { exit_code = guarded(o->json, o->layout, [&] { return run_check(*o); }); });
+  add_budget_options(cmd, o->budget);
+  cmd->callback([o, &exit_code] {
+    exit_code = guarded(o->json, o->layout, [&] {
+      start_budget(o->budget);
+      return run_check(*o);
+    });
+  });
 }
 
 }  // namespace tirx::cli

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli_budget.hpp"
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "tirx_verify/layout/error.hpp"
@@ -23,6 +24,7 @@ struct Opts {
   bool json = false;
   std::vector<std::string> params;
   EngineOpts engine;
+  BudgetOpts budget;
 };
 
 prove::CheckInput make_input(const Opts& o, const Env& env) {
@@ -39,12 +41,22 @@ prove::CheckInput make_input(const Opts& o, const Env& env) {
   in.other_text = o.b;
   if (!o.shape.empty()) in.shape = parse_int_list(o.shape, "--shape");
   apply_engine_options(o.engine, in);
+  in.limits.budget = command_budget();
   return in;
 }
 
 prove::CheckResult run_one(const prove::CheckInput& in) {
   const auto t0 = std::chrono::steady_clock::now();
-  prove::CheckResult r = prove::find_check("layout.equivalent")->run(in);
+  prove::CheckResult r;
+  try {
+    try {
+      r = prove::find_check("layout.equivalent")->run(in);
+    } catch (const std::bad_alloc&) {
+      throw command_budget()->out_of_memory("checking");
+    }
+  } catch (const BudgetExceeded& e) {
+    r = prove::budget_result("layout.equivalent", e);
+  }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }
@@ -74,7 +86,12 @@ int run_equiv(const Opts& o) {
   }
   // A parameter range: prove the equivalence for every binding (bad input for a binding stops).
   std::vector<std::pair<Env, std::vector<prove::CheckResult>>> runs;
-  for (const Env& env : envs) runs.emplace_back(env, std::vector<prove::CheckResult>{run_one(make_input(o, env))});
+  Pacer pace(command_budget(), "parameter sweep", static_cast<double>(envs.size()), "bindings");
+  for (const Env& env : envs) {
+    command_budget()->check_time([&] { return pace.progress(); });
+    pace.step();
+    runs.emplace_back(env, std::vector<prove::CheckResult>{run_one(make_input(o, env))});
+  }
   const auto folded = fold_sweep(runs, o.params);
   if (o.json) {
     nlohmann::json j = {
@@ -97,7 +114,13 @@ void register_equiv(CLI::App& app, int& exit_code) {
   cmd->add_flag("--json", o->json, "JSON output");
   add_param_option(cmd, o->params);
   add_engine_options(cmd, o->engine);
-  cmd->callback([o, &exit_code] { exit_code = guarded(o->json, o->a, [&] { return run_equiv(*o); }); });
+  add_budget_options(cmd, o->budget);
+  cmd->callback([o, &exit_code] {
+    exit_code = guarded(o->json, o->a, [&] {
+      start_budget(o->budget);
+      return run_equiv(*o);
+    });
+  });
 }
 
 }  // namespace tirx::cli

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli_budget.hpp"
 #include "cli_common.hpp"
 #include "option_checks.hpp"
 #include "commands.hpp"
@@ -25,12 +26,16 @@ namespace tirx::cli {
 
 namespace {
 
-// Largest --cases: RapidCheck counts discarded cases in an int as cases x 10, so 2 x 10^8 would
-// already overflow it (a bad_alloc was seen at 5 x 10^8).
+// Largest --cases: RapidCheck compares its discarded cases against 10 x the requested cases in an
+// int, which 2.2 x 10^8 would overflow; the table it reserves per case (below) is charged to
+// the memory budget on top.
 constexpr std::int64_t kMaxCases = 100'000'000;
-// Largest --max-size: the generators are built for sizes around the default 100; sizes near
-// 2^29 overflowed inside RapidCheck (SIGSEGV). 10000 is checked by a CLI case.
-constexpr std::int64_t kMaxSize = 10'000;
+// Largest --max-size (a hundred times RapidCheck's nominal size; sizes near 2^29 overflowed
+// inside RapidCheck: SIGSEGV).
+constexpr int kMaxFuzzSize = 10000;
+// What RapidCheck's search reserves per requested case (measured bound: 2e8 cases ran under a
+// 5 GB data limit, 1e8 did not under 356 MB).
+constexpr std::int64_t kRapidCheckBytesPerCase = 16;
 
 struct Opts {
   std::optional<std::uint64_t> seed;
@@ -40,6 +45,7 @@ struct Opts {
   bool no_shrink = false;
   bool list = false;
   bool json = false;
+  BudgetOpts budget;
 };
 
 int run_fuzz(const Opts& o) {
@@ -54,7 +60,11 @@ int run_fuzz(const Opts& o) {
     return kVerified;
   }
   if (o.cases < 1) throw InputError("cli.usage", fmt::format("--cases {} must be at least 1", o.cases));
-  if (o.max_size < 0) throw InputError("cli.usage", fmt::format("--max-size {} must be >= 0", o.max_size));
+  // RapidCheck's generators are calibrated for sizes 0..100 and overflow their integer scaling
+  // past 2^28 (an out-of-range index, SIGSEGV, was seen at 536870912).
+  if (o.max_size < 0 || o.max_size > kMaxFuzzSize)
+    throw InputError("cli.usage", fmt::format("--max-size {} is outside [0, {}]", o.max_size, kMaxFuzzSize), {},
+                     std::nullopt, "RapidCheck's nominal size is 100; larger sizes only grow the inputs");
   std::vector<const props::Property*> chosen;
   for (const auto& n : o.names) {
     const props::Property* p = props::find_property(n);
@@ -81,11 +91,19 @@ int run_fuzz(const Opts& o) {
     // Progress on stderr at most every two seconds, so long campaigns show they are alive.
     auto last = std::chrono::steady_clock::now();
     ro.on_case = [&](int done) {
+      // The command's deadline, between cases (thrown through RapidCheck to guarded(): exit 3).
+      command_budget()->check_time([&] {
+        return fmt::format("fuzz, property {}: {} of {} cases", p->name, done, o.cases);
+      });
       const auto now = std::chrono::steady_clock::now();
       if (now - last < std::chrono::seconds(2) || done >= o.cases) return;
       last = now;
       std::cerr << fmt::format("  {}: {}/{} cases\n", p->name, done, o.cases);
     };
+    // RapidCheck reserves a table of about 16 bytes per requested case up front (500000000 cases
+    // ran out of memory at once): charge it so that the limit is named before it is hit.
+    MemoryCharge table = command_budget()->charge(static_cast<std::int64_t>(o.cases) * kRapidCheckBytesPerCase,
+                                                  fmt::format("RapidCheck's table of {} cases", o.cases));
     const props::RunResult r = props::run_property(*p, ro);
     const std::string replay = fmt::format("tirx-verify fuzz --property {} --seed {} --cases {} --max-size {}", p->name,
                                            seed, o.cases, o.max_size);
@@ -141,11 +159,17 @@ void register_fuzz(CLI::App& app, int& exit_code) {
   cmd->add_option("--property", o->names, "Run only this property (repeatable; see --list)");
   cmd->add_option("--max-size", o->max_size, "Largest RapidCheck size (inputs grow with it; at most 10000)")
       ->capture_default_str()
-      ->transform(int_range(0, kMaxSize));
+      ->transform(int_range(0, kMaxFuzzSize));
   cmd->add_flag("--no-shrink", o->no_shrink, "Report the first failing case as found, without shrinking");
   cmd->add_flag("--list", o->list, "List the properties and exit");
   cmd->add_flag("--json", o->json, "JSON output");
-  cmd->callback([o, &exit_code] { exit_code = guarded(o->json, "", [&] { return run_fuzz(*o); }); });
+  add_budget_options(cmd, o->budget);
+  cmd->callback([o, &exit_code] {
+    exit_code = guarded(o->json, "", [&] {
+      start_budget(o->budget);
+      return run_fuzz(*o);
+    });
+  });
 }
 
 }  // namespace tirx::cli

@@ -2,6 +2,7 @@
 // --json: {"layout": LAYOUT as given, "printed": the printed form}.
 #include <iostream>
 
+#include "cli_budget.hpp"
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "tirx_verify/layout/ops.hpp"
@@ -16,6 +17,7 @@ struct Opts {
   bool cuda = false;
   bool json = false;
   std::vector<std::string> params;
+  BudgetOpts budget;
 };
 }  // namespace
 
@@ -29,8 +31,10 @@ void register_print(CLI::App& app, int& exit_code) {
   cmd->add_flag("--cuda-target", o->cuda, "With --canonical: fuse thread axes as under a CUDA target");
   cmd->add_flag("--json", o->json, "JSON output: {\"layout\": ..., \"printed\": ...}");
   add_param_option(cmd, o->params);
+  add_budget_options(cmd, o->budget);
   cmd->callback([o, &exit_code] {
     exit_code = guarded(o->json, o->layout, [&] {
+      start_budget(o->budget);
       Layout l = parse_layout(o->layout, parse_params(o->params));
       l.validate();
       if (o->canonical) l = canonicalize(l, CanonicalizeOptions{o->cuda});

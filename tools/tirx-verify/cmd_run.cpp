@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "cli_budget.hpp"
 #include "cli_common.hpp"
 #include "option_checks.hpp"
 #include "commands.hpp"
@@ -19,6 +20,7 @@ struct Opts {
   bool json = false;
   bool verbose = false;
   std::int64_t max_points = std::int64_t{1} << 28;
+  BudgetOpts budget;
 };
 
 int run_run(const Opts& o) {
@@ -35,6 +37,7 @@ int run_run(const Opts& o) {
   for (const auto& f : files) models.push_back(kernel::load_model(f));
   kernel::VerifyOptions opt;
   opt.limits.max_enumeration_points = o.max_points;
+  opt.limits.budget = command_budget();
   std::vector<kernel::KernelReport> reports;
   for (const auto& m : models) reports.push_back(kernel::verify_kernel(m, opt));
   const report::Summary s = report::summarize(reports);
@@ -54,7 +57,13 @@ void register_run(CLI::App& app, int& exit_code) {
   cmd->add_flag("--verbose,-v", o->verbose, "Show every check and the resolved layout of every buffer");
   cmd->add_option("--max-points", o->max_points, "Enumeration limit (points); past it a check is undecided")
       ->transform(int_range(1));
-  cmd->callback([o, &exit_code] { exit_code = guarded(o->json, "", [&] { return run_run(*o); }); });
+  add_budget_options(cmd, o->budget);
+  cmd->callback([o, &exit_code] {
+    exit_code = guarded(o->json, "", [&] {
+      start_budget(o->budget);
+      return run_run(*o);
+    });
+  });
 }
 
 }  // namespace tirx::cli

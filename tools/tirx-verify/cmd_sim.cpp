@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli_budget.hpp"
 #include "cli_common.hpp"
 #include "option_checks.hpp"
 #include "tirx_verify/hw/banks.hpp"
@@ -38,12 +39,14 @@ struct TargetOpts {
   std::string target = "sm_100a";
   std::string target_file;
   bool json = false;
+  BudgetOpts budget;
 };
 
 void add_target_opts(CLI::App* cmd, TargetOpts& o) {
   cmd->add_option("--target", o.target, "Target name under models/targets (sm_90a, sm_100a)")->capture_default_str();
   cmd->add_option("--target-file", o.target_file, "Target JSON file (instead of --target)");
   cmd->add_flag("--json", o.json, "Machine-readable output on stdout");
+  add_budget_options(cmd, o.budget);
 }
 
 hw::Target load(const TargetOpts& o) {
@@ -132,7 +135,10 @@ void register_ldst(CLI::App* sim, int& exit_code, bool is_store) {
   cmd->add_option("--col", o->col, "Column field of taddr")->required()->transform(int32_range());
   cmd->add_option("--warp", o->warp, "Warp index in its warpgroup (warp_id % 4)")->required()->transform(int32_range());
   add_target_opts(cmd, *o);
-  cmd->callback([o, &exit_code, is_store] { exit_code = guarded(o->json, "", [&] { return run_ldst(*o, is_store); }); });
+  cmd->callback([o, &exit_code, is_store] { exit_code = guarded(o->json, "", [&] {
+      start_budget(o->budget);
+      return run_ldst(*o, is_store);
+    }); });
 }
 
 // --- smem ---------------------------------------------------------------------------------
@@ -213,7 +219,10 @@ void register_smem(CLI::App* sim, int& exit_code) {
   cmd->add_option("--active-mask", o->active_mask, "Active threads as an integer bit mask (default: all)");
   cmd->add_flag("--store", o->store, "A store (st.shared): no uniform-pair shortcut");
   add_target_opts(cmd, *o);
-  cmd->callback([o, &exit_code] { exit_code = guarded(o->json, "", [&] { return run_smem(*o); }); });
+  cmd->callback([o, &exit_code] { exit_code = guarded(o->json, "", [&] {
+      start_budget(o->budget);
+      return run_smem(*o);
+    }); });
 }
 
 // --- swizzle ------------------------------------------------------------------------------
@@ -252,7 +261,10 @@ void register_swizzle(CLI::App* sim, int& exit_code) {
       ->required()
       ->transform(int_range(0));  // and inside the target's shared memory (run_swizzle)
   add_target_opts(cmd, *o);
-  cmd->callback([o, &exit_code] { exit_code = guarded(o->json, "", [&] { return run_swizzle(*o); }); });
+  cmd->callback([o, &exit_code] { exit_code = guarded(o->json, "", [&] {
+      start_budget(o->budget);
+      return run_swizzle(*o);
+    }); });
 }
 
 }  // namespace

@@ -153,6 +153,27 @@ std::vector<std::string> harden_options(CLI::App& app) {
         return "";
       },
       "", "tirx-non-empty");
+  // A FLOAT value: -?digits[.digits][(e|E)[+-]digits] (no hexadecimal floats, inf, nan, spaces).
+  const CLI::Validator decimal_number(
+      [](std::string& value) -> std::string {
+        std::size_t i = 0;
+        const auto digits = [&] {
+          const std::size_t from = i;
+          while (i < value.size() && value[i] >= '0' && value[i] <= '9') ++i;
+          return i > from;
+        };
+        if (i < value.size() && value[i] == '-') ++i;
+        bool ok = digits();
+        if (ok && i < value.size() && value[i] == '.') ++i, ok = digits();
+        if (ok && i < value.size() && (value[i] == 'e' || value[i] == 'E')) {
+          ++i;
+          if (i < value.size() && (value[i] == '+' || value[i] == '-')) ++i;
+          ok = digits();
+        }
+        if (ok && i == value.size()) return "";
+        return fmt::format("'{}' is not a decimal number (digits, an optional fraction and exponent)", shown(value));
+      },
+      "", "tirx-number");
   for (CLI::App* a : apps)
     for (CLI::Option* opt : a->get_options()) {
       if (opt->get_expected_max() == 0) {  // a flag: "--json=0", "--cross-check=2" are refused
@@ -162,6 +183,10 @@ std::vector<std::string> harden_options(CLI::App& app) {
       if (!is_layout_option(opt)) opt->check(non_empty);  // the notation reports empty text itself
       if (has_range(opt)) continue;
       const std::string type = opt->get_type_name();
+      if (type.rfind("FLOAT", 0) == 0) {
+        opt->check(decimal_number);  // the range is the option's own (e.g. start_budget)
+        continue;
+      }
       const bool is_uint = type.rfind("UINT", 0) == 0, is_int = type.rfind("INT", 0) == 0;
       if (!is_uint && !is_int) continue;
       opt->transform(is_uint ? uint_range(0) : int_range(std::numeric_limits<std::int64_t>::min()));

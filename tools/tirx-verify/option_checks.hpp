@@ -4,6 +4,8 @@
 //   option value            accepted                     refused (cli.usage, exit 2)
 //   integer (INT/UINT)      -?[0-9]+ inside its range     "", " 5", "+5", "0x10", "1e3", "1.5", past the range
 //                           ("010" is ten, not octal)     (a uint option refuses "-1"; nothing saturates)
+//   number (FLOAT)          -?[0-9]+(.[0-9]+)?(e[+-]?[0-9]+)?   "0x10", "inf", "nan", " 1", "1."; the range
+//                                                         is the option's own (--time-limit: start_budget)
 //   any value               non-empty UTF-8               "" ("--shape ''"), an ill-formed byte (with its offset)
 //   a layout (LAYOUT, A, B, --access): as above, but an ill-formed byte is layout.syntax, and
 //                           a path to an existing *.json file is refused with a pointer to `run`

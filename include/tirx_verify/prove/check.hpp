@@ -91,9 +91,8 @@ struct EngineLimits {
 // Estimated cost of enumeration, for auto mode's choice (docs/performance.md has the measured
 // numbers these are rounded up from): nanoseconds per point and bytes per cell or point.
 inline constexpr double kEnumDenseNsPerPoint = 10;    // owner array, bounds and equivalence sweeps
-inline constexpr double kEnumHashedNsPerPoint = 100;  // hashed owner map
+inline constexpr double kEnumHashedNsPerPoint = 250;  // hashed owner map (a table past the caches)
 inline constexpr std::int64_t kEnumDenseBytesPerCell = 4;
-inline constexpr std::int64_t kEnumHashedBytesPerPoint = 32;  // open addressing at load <= 1/2
 
 // Everything a check may look at.
 struct CheckInput {
