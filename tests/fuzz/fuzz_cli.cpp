@@ -11,10 +11,11 @@
 // What the harness keeps out, because it is slow by design rather than wrong:
 //   * absolute paths and "..": the input runs in an empty scratch directory, so `run DIR` and
 //     --target-file see only what the input names there (nothing), never the machine's files;
-//   * `fuzz` without --list/--help (a property campaign: the property tests cover it);
 //   * more than 4 MB of output (a layout listing millions of elements): the run stops there.
-// Every check and equiv gets small engine limits (--z3-timeout-ms 100, --max-points 100000)
-// unless the input sets them itself.
+// Every subcommand that computes gets a small budget, --time-limit 1 --memory-limit 256, and
+// check and equiv small engine limits (--z3-timeout-ms 100, check --max-points 100000), each
+// unless the input sets it itself: a run past its budget must answer undecided, so a hang
+// (-timeout) is a finding, a budget nobody enforced.
 //
 // Built by -DTIRX_BUILD_FUZZ=ON with clang; compiled with replay_main.cpp into fuzz_cli_replay,
 // which ctest runs over tests/fuzz/seeds/cli and tests/fuzz/regressions/cli.
@@ -108,14 +109,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (args.size() == 1 && args[0].empty()) args.clear();
   for (const auto& a : args)
     if (a.rfind('/', 0) == 0 || a.find("..") != std::string::npos || a.find("=/") != std::string::npos) return 0;
-  if (!args.empty() && args[0] == "fuzz" && !has(args, "--list") && !has(args, "--help") && !has(args, "-h")) return 0;
-
-  // Small engine limits where the input does not set its own (before any "--").
-  if (!args.empty() && (args[0] == "check" || args[0] == "equiv")) {
+  // A small budget and small engine limits where the input does not set its own, right after
+  // the subcommand (sim: after its leaf), so they are options of that subcommand.
+  static const std::vector<std::string> kCommands = {"check", "equiv", "run", "apply", "print", "fuzz"};
+  static const std::vector<std::string> kSimLeaves = {"tcgen05.ld", "tcgen05.st", "smem", "swizzle"};
+  std::size_t at = 0;
+  if (!args.empty() && std::find(kCommands.begin(), kCommands.end(), args[0]) != kCommands.end()) at = 1;
+  if (args.size() >= 2 && args[0] == "sim" && std::find(kSimLeaves.begin(), kSimLeaves.end(), args[1]) != kSimLeaves.end())
+    at = 2;
+  if (at) {
     std::vector<std::string> extra;
-    if (!has(args, "--z3-timeout-ms")) extra.insert(extra.end(), {"--z3-timeout-ms", "100"});
+    if (!has(args, "--time-limit")) extra.insert(extra.end(), {"--time-limit", "1"});
+    if (!has(args, "--memory-limit")) extra.insert(extra.end(), {"--memory-limit", "256"});
+    if ((args[0] == "check" || args[0] == "equiv") && !has(args, "--z3-timeout-ms"))
+      extra.insert(extra.end(), {"--z3-timeout-ms", "100"});
     if (args[0] == "check" && !has(args, "--max-points")) extra.insert(extra.end(), {"--max-points", "100000"});
-    args.insert(args.begin() + 1, extra.begin(), extra.end());
+    args.insert(args.begin() + static_cast<std::ptrdiff_t>(at), extra.begin(), extra.end());
   }
 
   bool json = false;
