@@ -4,7 +4,8 @@
 # single process. The seed corpus comes from the repository (tests/fuzz/make_corpus.py) plus
 # every earlier finding (tests/fuzz/regressions); new coverage is kept in build-fuzz/corpus/,
 # crashing/hanging/leaking inputs land in build-fuzz/findings/<target>/. Copy a finding into
-# tests/fuzz/regressions/<target>/ once it is fixed: ctest then replays it forever.
+# tests/fuzz/regressions/<target>/ once it is fixed: ctest then replays it forever. Paths are
+# absolute because fuzz_cli runs each input in a scratch directory.
 # Usage: scripts/fuzz.sh [SECONDS] [notation|model|cli ...]      (docs/fuzzing.md)
 # FUZZ_TIMEOUT (default 25): seconds one input may take before it counts as a hang; the default
 # leaves room for a machine whose two cores are shared with builds (10 s gave a false hang).
@@ -27,9 +28,9 @@ for t in "${targets[@]}"; do
   echo "== fuzz_$t for ${secs}s"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     LSAN_OPTIONS="suppressions=$PWD/tests/sanitize/lsan.supp" \
-    "./build-fuzz/tests/fuzz/fuzz_$t" "build-fuzz/corpus/$t" "build-fuzz/seeds/$t" "tests/fuzz/regressions/$t" \
+    "./build-fuzz/tests/fuzz/fuzz_$t" "$PWD/build-fuzz/corpus/$t" "$PWD/build-fuzz/seeds/$t" "$PWD/tests/fuzz/regressions/$t" \
     -dict="tests/fuzz/$t.dict" -max_total_time="$secs" -max_len="$max_len" -timeout="$timeout" -rss_limit_mb=2048 \
-    -artifact_prefix="build-fuzz/findings/$t/" -print_final_stats=1 >"build-fuzz/fuzz_$t.log" 2>&1 || status=1
+    -artifact_prefix="$PWD/build-fuzz/findings/$t/" -print_final_stats=1 >"build-fuzz/fuzz_$t.log" 2>&1 || status=1
   grep -E "stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added|stat::peak_rss_mb|^==[0-9]+==ERROR|SUMMARY|FUZZ_CHECK|deadly signal|Test unit written" \
     "build-fuzz/fuzz_$t.log" || true
   echo "   findings: $(ls "build-fuzz/findings/$t" | wc -l) file(s) in build-fuzz/findings/$t"

@@ -71,22 +71,34 @@ class CappedBuf : public std::stringbuf {
 constexpr std::size_t kMaxArgs = 24;
 constexpr std::size_t kOutputCap = std::size_t{4} << 20;
 
-void enter_scratch_directory() {
-  static bool done = false;
-  if (done) return;
-  done = true;
-  // Targets (models/targets) come from the source tree; everything relative from an empty directory.
-  setenv("TIRX_VERIFY_ROOT", std::string(tirx::source_dir()).c_str(), 1);
-  static char tmpl[] = "/tmp/fuzz_cli.XXXXXX";
-  if (mkdtemp(tmpl)) {
-    std::error_code ec;
-    std::filesystem::current_path(tmpl, ec);
+// An empty scratch directory that each input runs in; the working directory is restored after
+// each run, since libFuzzer and replay_main read their inputs by relative paths.
+const std::filesystem::path& scratch_directory() {
+  static const std::filesystem::path dir = [] {
+    // Targets (models/targets) come from the source tree; everything relative from the scratch.
+    setenv("TIRX_VERIFY_ROOT", std::string(tirx::source_dir()).c_str(), 1);
+    static char tmpl[] = "/tmp/fuzz_cli.XXXXXX";
+    if (!mkdtemp(tmpl)) std::abort();
     std::atexit([] {
-      std::error_code ec2;
-      std::filesystem::remove_all(tmpl, ec2);
+      std::error_code ec;
+      std::filesystem::remove_all(tmpl, ec);
     });
-  }
+    return std::filesystem::path(tmpl);
+  }();
+  return dir;
 }
+
+class InScratch {
+ public:
+  InScratch() : saved_(std::filesystem::current_path()) { std::filesystem::current_path(scratch_directory()); }
+  ~InScratch() {
+    std::error_code ec;
+    std::filesystem::current_path(saved_, ec);
+  }
+
+ private:
+  std::filesystem::path saved_;
+};
 
 bool has(const std::vector<std::string>& args, const std::string& a) {
   return std::find(args.begin(), args.end(), a) != args.end();
@@ -96,7 +108,6 @@ bool has(const std::vector<std::string>& args, const std::string& a) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 4096) return 0;
-  enter_scratch_directory();
   std::vector<std::string> args(1);
   for (std::size_t i = 0; i < size; ++i) {
     if (data[i] == 0) {
@@ -142,6 +153,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   int rc = -1;
   bool capped = false;
   try {
+    const InScratch in_scratch;
     rc = tirx::cli::run_cli(args, out, err);
   } catch (const OutputCapReached&) {
     capped = true;

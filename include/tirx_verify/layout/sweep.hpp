@@ -3,7 +3,9 @@
 // apply() answers one element; a proof by enumeration needs all of them, fast. Sweep walks the
 // shard digits as an odometer (last digit fastest, i.e. flat index order) and, optionally, every
 // replica combination of each element (replica digits fastest), keeping one running int64 per
-// used axis: stepping digit k adds stride_k to its axis, a wrap subtracts extent_k * stride_k.
+// used axis: stepping digit k adds stride_k to its axis, a wrap subtracts (extent_k-1) * stride_k
+// (the odometer never steps a digit past its last value, so every running value is a coordinate
+// of a point it visits).
 // No division, no allocation in the loop.
 //
 //   S[(2,3):(10,1)]      flat: 0    1    2    3    4    5
@@ -70,30 +72,36 @@ void Sweep::for_each(F&& f) const {
       } else {
         f(flat, r, v.data());
       }
-      // advance replica odometer
+      // advance replica odometer. A digit steps only to values it takes and wraps back by
+      // (extent-1)*stride: every intermediate value is a coordinate of a visited point, so
+      // nothing overflows (stepping past the last digit first overflowed for S[2:-2^63]).
       std::size_t k = nr;
       while (k > 0) {
         --k;
         const Step& s = replica_[k];
-        v[s.slot] += s.stride;
-        if (++rd[k] < s.extent) goto next_replica;
-        v[s.slot] -= s.extent * s.stride;
+        if (++rd[k] < s.extent) {
+          v[s.slot] += s.stride;
+          goto next_replica;
+        }
+        v[s.slot] -= (s.extent - 1) * s.stride;
         rd[k] = 0;
       }
       break;  // replicas wrapped (or none)
     next_replica:;
     }
-    // advance shard odometer
+    // advance shard odometer (the same way)
     std::size_t k = ns;
     while (true) {
       if (k == 0) return;
       --k;
       const Step& s = shard_[k];
-      if (s.slot >= 0) v[s.slot] += s.stride;
-      flat += s.flat_weight;
-      if (++sd[k] < s.extent) break;
-      if (s.slot >= 0) v[s.slot] -= s.extent * s.stride;
-      flat -= s.extent * s.flat_weight;
+      if (++sd[k] < s.extent) {
+        if (s.slot >= 0) v[s.slot] += s.stride;
+        flat += s.flat_weight;
+        break;
+      }
+      if (s.slot >= 0) v[s.slot] -= (s.extent - 1) * s.stride;
+      flat -= (s.extent - 1) * s.flat_weight;
       sd[k] = 0;
     }
   }
