@@ -146,13 +146,16 @@ std::vector<std::string> harden_options(CLI::App& app) {
   std::vector<CLI::App*> apps;
   all_apps(&app, apps);
   const CLI::Validator non_empty(
+      [](std::string& value) -> std::string { return value.empty() ? "an empty value is not allowed" : ""; }, "",
+      "tirx-non-empty");
+  // CLI11 hands an option's value the next argument, whatever it is: "--access --json" would
+  // read "--json" as the layout (and the output would not be JSON).
+  const CLI::Validator not_an_option(
       [](std::string& value) -> std::string {
-        if (value.empty()) return "an empty value is not allowed";
-        if (value.rfind("--", 0) == 0)  // CLI11 hands an option's value the next argument, whatever it is
-          return fmt::format("'{}' is an option, not a value (the value is missing)", shown(value));
-        return "";
+        return value.rfind("--", 0) == 0 ? fmt::format("'{}' is an option, not a value (the value is missing)", shown(value))
+                                         : "";
       },
-      "", "tirx-non-empty");
+      "", "tirx-not-an-option");
   // A FLOAT value: -?digits[.digits][(e|E)[+-]digits] (no hexadecimal floats, inf, nan, spaces).
   const CLI::Validator decimal_number(
       [](std::string& value) -> std::string {
@@ -180,6 +183,7 @@ std::vector<std::string> harden_options(CLI::App& app) {
         opt->disable_flag_override();
         continue;
       }
+      if (opt->nonpositional()) opt->check(not_an_option);
       if (!is_layout_option(opt)) opt->check(non_empty);  // the notation reports empty text itself
       if (has_range(opt)) continue;
       const std::string type = opt->get_type_name();
