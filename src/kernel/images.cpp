@@ -31,6 +31,28 @@ std::string coord_text(std::span<const std::int64_t> c) {
   return s + "]";
 }
 
+std::vector<std::int64_t> coord_of_flat(const ResolvedBuffer& b, std::int64_t flat) {
+  const auto& shape = b.model->shape;
+  std::vector<std::int64_t> c(shape.size());
+  for (std::size_t d = shape.size(); d-- > 0;) {
+    c[d] = flat % shape[d];
+    flat /= shape[d];
+  }
+  return c;
+}
+
+namespace detail {
+Sweep checked_sweep(const ResolvedBuffer& b, std::int64_t max_points) {
+  const Layout& l = layout_of(b);
+  bits_of(b);
+  Sweep sw(l.tile(), true);
+  if (sw.points() > max_points)
+    throw InputError("kernel.limit", fmt::format("buffer '{}' has {} (element, replica) points, past the limit of {}",
+                                                 b.model->name, sw.points(), max_points));
+  return sw;
+}
+}  // namespace detail
+
 std::vector<Coord> element_images(const ResolvedBuffer& b, std::span<const std::int64_t> coord) {
   const Layout& l = layout_of(b);
   const auto& shape = b.model->shape;

@@ -2,6 +2,7 @@
 #include "tirx_verify/kernel/kernel_check.hpp"
 
 #include <chrono>
+#include <new>
 
 #include <fmt/format.h>
 
@@ -9,15 +10,6 @@
 #include "tirx_verify/layout/notation.hpp"
 
 namespace tirx::kernel {
-
-std::string_view severity_name(Severity s) {
-  switch (s) {
-    case Severity::kError: return "error";
-    case Severity::kWarning: return "warning";
-    case Severity::kNote: return "note";
-  }
-  return "?";
-}
 
 const ResolvedBuffer* KernelContext::buffer(std::string_view name) const {
   for (const auto& b : buffers)
@@ -58,6 +50,12 @@ KernelContext make_context(const KernelModel& m, const KernelGraph& g, const hw:
       rb.tmem_col = root.placement->col;
       rb.tmem_lane = root.placement->lane;
     }
+    // A view starts at its offsets inside its base, accumulated along the chain.
+    for (const BufferModel* v = &bm; v->view_of; v = m.find_buffer(*v->view_of)) {
+      rb.smem_base_bytes += v->view_offset_bytes;
+      rb.tmem_col += v->view_col;
+      rb.tmem_lane += v->view_lane;
+    }
   }
   return ctx;
 }
@@ -67,6 +65,22 @@ const KernelCheckInfo* find_kernel_check(std::string_view id) {
     if (c.id == id) return &c;
   return nullptr;
 }
+
+namespace {
+
+// The undecided finding of kernel check `id` for a budget that ran out (as prove::budget_result).
+KernelFinding budget_finding(std::string_view id, const KernelContext& ctx, const BudgetExceeded& e) {
+  KernelFinding f;
+  f.check = std::string(id);
+  f.status = prove::Status::kUndecided;
+  f.subject_kind = "kernel";
+  f.subject = ctx.model->kernel;
+  f.message = e.describe(id);
+  f.witness = {{"budget", e.kind() == BudgetKind::kTime ? "time" : "memory"}, {"limit", e.limit()}, {"where", e.where()}};
+  return f;
+}
+
+}  // namespace
 
 std::vector<KernelFinding> run_kernel_checks(const KernelContext& ctx) {
   std::vector<KernelFinding> out;
@@ -84,6 +98,10 @@ std::vector<KernelFinding> run_kernel_checks(const KernelContext& ctx) {
       f.subject = ctx.model->kernel;
       f.message = fmt::format("[{}] {}", e.check_id(), e.message());
       fs.push_back(std::move(f));
+    } catch (const BudgetExceeded& e) {  // the command's budget ran out inside the check
+      fs.push_back(budget_finding(c.id, ctx, e));
+    } catch (const std::bad_alloc&) {
+      fs.push_back(budget_finding(c.id, ctx, (ctx.limits.budget ? *ctx.limits.budget : Budget()).out_of_memory(c.id)));
     }
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     for (auto& f : fs) {

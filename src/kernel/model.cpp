@@ -125,8 +125,15 @@ BufferModel read_buffer(const DocumentContext& doc, const json& j, const std::st
     bm.broadcast = b.flag("broadcast");
     if (auto v = b.opt_object("view_of")) {
       bm.view_of = v->str("buffer");
+      if (is_shared(bm.scope)) {
+        bm.view_offset_bytes = v->opt_integer("offset_bytes", 0, std::int64_t{1} << 32).value_or(0);
+      } else if (bm.scope == "tmem") {
+        bm.view_col = v->opt_integer("col", 0, 65535).value_or(0);
+        bm.view_lane = v->opt_integer("lane", 0, 127).value_or(0);
+      }
       v->finish();
     }
+    bm.software_swizzle = b.flag("software_swizzle");
     if (auto p = b.opt_object("placement")) {
       if (bm.view_of) p->fail(nullptr, "a view has its base's placement; remove it or drop view_of");
       Placement pl;

@@ -1,5 +1,6 @@
 #include "tirx_verify/kernel/verify.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <map>
 
@@ -46,13 +47,16 @@ BufferReport verify_buffer(const BufferModel& b, const KernelModel& k, const hw:
     in.elem_bits = dtype_bits(b.dtype);
     in.scope = prove::parse_scope(b.scope);
     in.alloc_cols = b.alloc_cols;
-    // A view without its own allocation is bounded by its storage root's.
-    for (const BufferModel* root = &b; !in.alloc_cols && root->view_of;) {
-      root = k.find_buffer(*root->view_of);
-      if (!root) break;
-      in.alloc_cols = root->alloc_cols;
+    // A view without its own allocation lives in its storage root's, from its column offset.
+    for (const BufferModel* v = &b; v->view_of;) {
+      in.tmem_col_offset += v->view_col;
+      v = k.find_buffer(*v->view_of);
+      if (!v) break;
+      if (!in.alloc_cols) in.alloc_cols = v->alloc_cols;
     }
     in.alloc_elems = b.alloc_elems;
+    in.software_swizzle = b.software_swizzle;
+    in.allow_broadcast = b.broadcast;  // a declared read-only broadcast view: its stride-0 iters pass layout.injective
     if (b.alloc_cols) {
       try {
         check_alloc_cols(target, *b.alloc_cols);

@@ -96,4 +96,32 @@ std::string read_input_file(const std::filesystem::path& path, std::string_view 
   return out;
 }
 
+void write_output_file(const std::filesystem::path& path, std::string_view text, std::string_view check_id,
+                       std::string_view what) {
+  const std::string name = path.string();
+  const std::string shown = escape_invalid_utf8(name);
+  require_utf8(name, check_id, fmt::format("the name of {} '{}'", what, shown));
+  const auto fail = [&](const std::string& why) -> InputError {
+    return InputError(std::string(check_id), fmt::format("cannot write {} '{}': {}", what, shown, why));
+  };
+  if (name.empty()) throw InputError(std::string(check_id), fmt::format("empty {} name", what));
+  Fd f;
+  f.fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644);
+  if (f.fd < 0) throw fail(errno == ENXIO ? "a FIFO that nobody reads" : std::strerror(errno));
+  // Back to blocking writes: a FIFO with a reader (or a pipe) then takes all of the text.
+  if (const int flags = ::fcntl(f.fd, F_GETFL); flags >= 0) ::fcntl(f.fd, F_SETFL, flags & ~O_NONBLOCK);
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(f.fd, text.data() + done, text.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw fail(std::strerror(errno));
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  const int fd = f.fd;
+  f.fd = -1;
+  if (::close(fd) != 0) throw fail(std::strerror(errno));
+}
+
 }  // namespace tirx

@@ -39,6 +39,19 @@ bool is_builtin(std::string_view name) {
          is_factory(name);
 }
 
+}  // namespace tirx::notation
+
+namespace tirx {
+
+bool is_reserved_name(std::string_view name) {
+  return notation::is_builtin(name) || Axis::from_name(name).has_value() || name == "True" || name == "False" ||
+         name == "None";
+}
+
+}  // namespace tirx
+
+namespace tirx::notation {
+
 // ---------------------------------------------------------------- argument binding
 
 Args::Args(const Ctx& c, std::string_view f, std::size_t pos, const std::vector<Value>& positional,
@@ -141,8 +154,16 @@ Value construct_from_iters(const Args& a) {
     const Value& d = *a.slots[2];
     if (d.kind != Value::Kind::kDict)
       ctx.fail("layout.well-formed", d.pos, fmt::format("offset must be a dict {{\"axis\": value}}, got {}", kind_name(d)));
+    std::vector<std::pair<Axis, std::size_t>> seen;  // key axis, byte offset
     for (std::size_t k = 0; k + 1 < d.items.size(); k += 2) {
       const Axis ax = ctx.as_axis(d.items[k], "an offset key");
+      // Python would keep the last value silently; two offsets for one axis are a typo.
+      for (const auto& [prev, at] : seen)
+        if (prev == ax)
+          ctx.fail("layout.syntax", d.items[k].pos,
+                   fmt::format("duplicate key '{}' in the offset dict (first given at byte {})", ax.name(), at),
+                   "give each axis once; add the values yourself if both were meant");
+      seen.emplace_back(ax, d.items[k].pos);
       const std::int64_t v = ctx.as_int(d.items[k + 1], "an offset value");
       ctx.at(d.items[k + 1].pos, [&] { offset.add(ax, v); });
     }

@@ -368,40 +368,48 @@ class Evaluator {
            name == "None";
   }
 
-  // Names (and dotted names) in integer positions that nothing binds, in text order.
-  void collect_unbound(const Node& n, std::vector<std::string>& out) const {
+  // Names (and dotted names) in integer positions that nothing binds, in text order. A
+  // pre-order walk with an explicit stack (the tree may hold a long operator chain).
+  void collect_unbound(const Node& root, std::vector<std::string>& out) const {
     auto add = [&out](const std::string& s) {
       if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
     };
-    switch (n.kind) {
-      case NodeKind::kName:
-        if (!known_name(n.text)) add(n.text);
-        return;
-      case NodeKind::kAttr: {
-        const std::string full = dotted(n);
-        if (!full.empty() && !known_name(root_of(n).text)) {
-          if (!ctx_.env.count(full)) add(full);
-          return;
+    std::vector<const Node*> todo{&root};
+    auto push_kids = [&](const Node& n, std::size_t from, std::size_t to) {  // visited in order
+      for (std::size_t k = to; k-- > from;) todo.push_back(n.kids[k].get());
+    };
+    while (!todo.empty()) {
+      const Node& n = *todo.back();
+      todo.pop_back();
+      switch (n.kind) {
+        case NodeKind::kName:
+          if (!known_name(n.text)) add(n.text);
+          continue;
+        case NodeKind::kAttr: {
+          const std::string full = dotted(n);
+          if (!full.empty() && !known_name(root_of(n).text)) {
+            if (!ctx_.env.count(full)) add(full);
+            continue;
+          }
+          break;
         }
-        break;
-      }
-      case NodeKind::kBinary:
-        if (n.text == "@") {  // the right side is an axis, not a parameter
-          collect_unbound(*n.kids[0], out);
-          if (n.kids[1]->kind != NodeKind::kName) collect_unbound(*n.kids[1], out);
-          return;
+        case NodeKind::kBinary:
+          if (n.text == "@") {  // the right side is an axis, not a parameter
+            push_kids(n, 0, n.kids[1]->kind == NodeKind::kName ? 1 : 2);
+            continue;
+          }
+          break;
+        case NodeKind::kCall: {  // an unknown callee is an unknown function, not a parameter
+          const Node& callee = *n.kids[0];
+          const bool unknown_fn = (callee.kind == NodeKind::kName || !dotted(callee).empty()) &&
+                                  !known_name(root_of(callee).text);
+          push_kids(n, unknown_fn ? 1 : 0, n.kids.size());
+          continue;
         }
-        break;
-      case NodeKind::kCall: {  // an unknown callee is an unknown function, not a parameter
-        const Node& callee = *n.kids[0];
-        const bool unknown_fn = (callee.kind == NodeKind::kName || !dotted(callee).empty()) &&
-                                !known_name(root_of(callee).text);
-        for (std::size_t k = unknown_fn ? 1 : 0; k < n.kids.size(); ++k) collect_unbound(*n.kids[k], out);
-        return;
+        default: break;
       }
-      default: break;
+      push_kids(n, 0, n.kids.size());
     }
-    for (const auto& k : n.kids) collect_unbound(*k, out);
   }
 
   // "a.b.c" when the node is a chain of plain names, else empty.
@@ -436,10 +444,24 @@ class Evaluator {
     return v.axis;
   }
 
+  // A chain of binary operators is a left spine ((((x op1 a) op2 b) op3 c) ...): evaluate its
+  // leftmost operand, then apply the operators bottom-up in a loop (no recursion per link).
   Value binary(const Node& n) {
+    std::vector<const Node*> spine;
+    const Node* leaf = &n;
+    while (leaf->kind == NodeKind::kBinary) {
+      spine.push_back(leaf);
+      leaf = leaf->kids[0].get();
+    }
+    Value acc = eval(*leaf);
+    for (auto it = spine.rbegin(); it != spine.rend(); ++it) acc = binary_step(**it, std::move(acc));
+    return acc;
+  }
+
+  // One link of the chain: `lhs op rhs` with the left operand already evaluated.
+  Value binary_step(const Node& n, Value lhs) {
     const std::string& op = n.text;
     if (op == "@") {
-      Value lhs = eval(*n.kids[0]);
       const std::int64_t v = ctx_.as_int(lhs, "the value bound with '@'");
       const Axis a = axis_operand(*n.kids[1]);
       Value r;
@@ -449,7 +471,6 @@ class Evaluator {
       r.offset.add(a, v);
       return r;
     }
-    Value lhs = eval(*n.kids[0]);
     Value rhs = eval(*n.kids[1]);
     if (op == "+") return add(lhs, rhs, n);
     if (lhs.kind != Value::Kind::kInt || rhs.kind != Value::Kind::kInt) {

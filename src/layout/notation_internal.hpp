@@ -30,9 +30,11 @@
 
 namespace tirx::notation {
 
-// Deepest nesting of brackets / operators / calls accepted. Deeper input is rejected with a
-// "layout.syntax" error instead of risking stack exhaustion in the recursive passes.
-inline constexpr int kMaxDepth = 256;
+// Deepest nesting accepted: brackets, calls, subscripts, unary operators and postfix steps each
+// count one level (binary operator chains are flat and do not count). Deeper input is rejected
+// with a "layout.syntax" error instead of risking stack exhaustion in the recursive passes;
+// the passes over deep input run on a thread with a large stack (notation_stack.cpp).
+inline constexpr int kMaxDepth = 2048;
 
 // ---------------------------------------------------------------- tokens (notation_lexer.cpp)
 
@@ -91,6 +93,11 @@ struct Node {
   std::vector<std::string> kw_names;          // kCall
   std::vector<std::size_t> kw_pos;            // kCall: byte offset of each keyword name
   std::vector<std::unique_ptr<Node>> kids;
+
+  Node() = default;
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+  ~Node();  // iterative: a long operator chain is a deep left spine
 };
 
 // Parses one complete expression (trailing input is an error). Throws InputError

@@ -15,8 +15,13 @@
 //   subscript := item (',' item)* [',']               item := expr [':' expr]
 //
 // so `4@laneid*2` is (4@laneid)*2, `-1@laneid` is (-1)@laneid, and `S[8,4,2]` indexes with
-// the tuple (8,4,2). Keyword arguments must follow positional ones. Nesting deeper than
-// kMaxDepth is rejected (no input can exhaust the stack).
+// the tuple (8,4,2). Keyword arguments must follow positional ones.
+//
+// Nesting: every bracket, call, subscript, unary operator and postfix step counts one level;
+// nesting deeper than kMaxDepth is rejected (no input can exhaust the stack). A chain of binary
+// operators (`S[8:1] + 1@laneid + 1@laneid + ...`) is flat, not nested: it builds a left spine
+// that every pass over the tree walks in a loop (and ~Node frees without recursion), so chains
+// of any length parse.
 #include <fmt/format.h>
 
 #include "layout/notation_internal.hpp"
@@ -100,11 +105,9 @@ class Parser {
     return n;
   }
 
-  // Left-associative chains nest to the left; count the chain length against the depth cap
-  // too (evaluation recurses down the left spine).
-  std::unique_ptr<Node> binary(std::unique_ptr<Node> lhs, const Token& op, std::unique_ptr<Node> rhs, int& chain) {
-    if (++chain + depth_ > kMaxDepth)
-      fail(op.pos, fmt::format("expression nested too deeply (more than {} levels)", kMaxDepth));
+  // Left-associative chains build a left spine; the passes over the tree walk it in a loop, so
+  // its length is not nesting.
+  std::unique_ptr<Node> binary(std::unique_ptr<Node> lhs, const Token& op, std::unique_ptr<Node> rhs) {
     auto n = make(NodeKind::kBinary, lhs->pos);
     n->op_pos = op.pos;
     n->text = op.kind == Tok::kPlus ? "+" : op.kind == Tok::kMinus ? "-" : op.kind == Tok::kStar ? "*"
@@ -116,31 +119,27 @@ class Parser {
   }
 
   // ---- grammar ----
-  std::unique_ptr<Node> expr() {
-    DepthGuard g(*this, peek().pos);
-    return additive();
-  }
+  // Not a level of its own: the construct that contains it (bracket, call, ...) counts.
+  std::unique_ptr<Node> expr() { return additive(); }
 
   std::unique_ptr<Node> additive() {
     auto lhs = multiplicative();
-    int chain = 0;
     while (peek().kind == Tok::kPlus || peek().kind == Tok::kMinus) {
       const Token op = take();
       auto rhs = multiplicative();
-      lhs = binary(std::move(lhs), op, std::move(rhs), chain);
+      lhs = binary(std::move(lhs), op, std::move(rhs));
     }
     return lhs;
   }
 
   std::unique_ptr<Node> multiplicative() {
     auto lhs = unary();
-    int chain = 0;
     while (true) {
       const Tok k = peek().kind;
       if (k != Tok::kStar && k != Tok::kSlash && k != Tok::kFloorDiv && k != Tok::kPercent && k != Tok::kAt) break;
       const Token op = take();
       auto rhs = unary();
-      lhs = binary(std::move(lhs), op, std::move(rhs), chain);
+      lhs = binary(std::move(lhs), op, std::move(rhs));
     }
     return lhs;
   }
@@ -322,6 +321,19 @@ class Parser {
 };
 
 }  // namespace
+
+Node::~Node() {
+  // Free a deep left spine (a long operator chain) without one stack frame per node.
+  std::vector<std::unique_ptr<Node>> work;
+  for (auto& k : kids)
+    if (k) work.push_back(std::move(k));
+  while (!work.empty()) {
+    std::unique_ptr<Node> n = std::move(work.back());
+    work.pop_back();
+    for (auto& k : n->kids)
+      if (k) work.push_back(std::move(k));
+  }  // each node dies with its kids already moved out
+}
 
 std::unique_ptr<Node> parse(std::string_view text) {
   Parser p(text, lex(text));

@@ -182,10 +182,24 @@ class SymEvaluator {
     return v.axis;
   }
 
+  // A chain of binary operators is a left spine: its leftmost operand first, then the links in
+  // a loop (as notation_eval.cpp does).
   SVal binary(const Node& n) {
+    std::vector<const Node*> spine;
+    const Node* leaf = &n;
+    while (leaf->kind == NodeKind::kBinary) {
+      spine.push_back(leaf);
+      leaf = leaf->kids[0].get();
+    }
+    SVal acc = eval(*leaf);
+    for (auto it = spine.rbegin(); it != spine.rend(); ++it) acc = binary_step(**it, std::move(acc));
+    return acc;
+  }
+
+  SVal binary_step(const Node& n, SVal lhs) {
     const std::string& op = n.text;
     if (op == "@") {
-      const SymExpr v = as_int(eval(*n.kids[0]));
+      const SymExpr v = as_int(lhs);
       SVal r;
       r.kind = SVal::Kind::kOffset;
       r.pos = n.pos;
@@ -193,7 +207,6 @@ class SymEvaluator {
       r.offset.emplace_back(axis_operand(*n.kids[1]), v);
       return r;
     }
-    SVal lhs = eval(*n.kids[0]);
     SVal rhs = eval(*n.kids[1]);
     if (op == "+") return add(lhs, rhs, n.pos);
     const SymExpr a = as_int(lhs), b = as_int(rhs);

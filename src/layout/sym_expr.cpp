@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "tirx_verify/layout/checked.hpp"
@@ -35,6 +36,29 @@ ParamRange parse_param_range(std::string_view arg) {
     throw InputError("cli.usage", fmt::format("--param expects NAME=VALUE or NAME=LO..HI[:STEP], got '{}'", a), a);
   ParamRange r;
   r.name = a.substr(0, eq);
+  // A Python identifier (dotted names such as self.BLK_M are allowed), none of whose parts the
+  // notation reserves: `--param laneid=4` would turn 4@laneid into 4@4.
+  std::size_t part = 0;
+  for (std::size_t i = 0; i <= r.name.size(); ++i) {
+    if (i < r.name.size() && r.name[i] != '.') {
+      const char c = r.name[i];
+      const bool ok = c == '_' || std::isalpha(static_cast<unsigned char>(c)) ||
+                      (i > part && std::isdigit(static_cast<unsigned char>(c)));
+      if (!ok || static_cast<unsigned char>(c) >= 0x80)
+        throw InputError("cli.usage", fmt::format("--param: '{}' is not a parameter name", r.name), a, i,
+                         "a name is letters, digits and '_', not starting with a digit (dotted names allowed)");
+      continue;
+    }
+    const std::string piece = r.name.substr(part, i - part);
+    if (piece.empty())
+      throw InputError("cli.usage", fmt::format("--param: '{}' is not a parameter name", r.name), a, i);
+    if (part == 0 && is_reserved_name(piece))
+      throw InputError("cli.usage",
+                       fmt::format("--param {}: '{}' is {} of the notation; a parameter may not shadow it", r.name,
+                                   piece, Axis::from_name(piece) ? "an axis name" : "a built-in name"),
+                       a, 0, "rename the parameter, e.g. --param " + piece + "_=...");
+    part = i + 1;
+  }
   const std::string value = a.substr(eq + 1);
   auto number = [&](const std::string& text, std::size_t at) {
     try {
@@ -66,6 +90,7 @@ struct SymExpr::Node {
   std::int64_t value = 0;
   std::string name;
   std::optional<SymExpr> a, b;
+  int depth = 1;  // operator nesting (the passes over the tree recurse on it)
 };
 
 SymExpr::SymExpr(std::int64_t c) {
@@ -125,10 +150,16 @@ struct SymExprBuilder {
       if (op == Op::kAdd && c == 0) return *b;
       if (op == Op::kMul && c == 1) return *b;
     }
+    const int depth = 1 + std::max(a.n_->depth, b ? b->n_->depth : 0);
+    if (depth > kMaxSymDepth)
+      throw NotSymbolic(fmt::format("an expression nested more than {} operations deep (the symbolic engine's limit)",
+                                    kMaxSymDepth),
+                        0);
     auto n = std::make_shared<SymExpr::Node>();
     n->op = op;
     n->a = a;
     if (b) n->b = *b;
+    n->depth = depth;
     return SymExpr(std::shared_ptr<const SymExpr::Node>(std::move(n)));
   }
 };

@@ -77,14 +77,23 @@ class CellTable {
     mask_ = cap - 1;
     charge_ = std::move(c);
   }
+  // Doubles the table. Strongly exception-safe: the new arrays are charged (the old ones are
+  // still held, so the budget sees the peak) and allocated before anything changes, so a
+  // BudgetExceeded or bad_alloc leaves the table as it was.
   void grow() {
-    std::vector<std::int64_t> keys = std::move(keys_);
-    std::vector<std::uint64_t> owners = std::move(owners_);
-    MemoryCharge old = std::move(charge_);  // held until the old arrays are gone
+    const std::size_t cap = owners_.size() * 2;
+    MemoryCharge c = charge(budget_, slot_bytes(width_) * static_cast<std::int64_t>(cap), "the hashed owner map");
+    std::vector<std::int64_t> keys(cap * width_, 0);
+    std::vector<std::uint64_t> owners(cap, kEmpty);
+    keys.swap(keys_);
+    owners.swap(owners_);
+    mask_ = cap - 1;
     size_ = 0;
-    allocate(owners.size() * 2);
     for (std::size_t i = 0; i < owners.size(); ++i)
       if (owners[i] != kEmpty) insert(&keys[i * width_], owners[i]);
+    keys = {};
+    owners = {};
+    charge_ = std::move(c);  // the old arrays are gone: their charge goes back
   }
 
   std::size_t width_;

@@ -143,9 +143,11 @@ CheckResult check_injective(const CheckInput& in) {
   if (contraction) {
     InjectivityAnswer ans;
     ans.status = Status::kFail;
-    ans.a = Element{std::vector<std::int64_t>(tile.shard.size(), 0), std::vector<std::int64_t>(tile.replica.size(), 0)};
-    ans.b = ans.a;
-    ans.b->digits[*contraction] = 1;
+    Element a{std::vector<std::int64_t>(tile.shard.size(), 0), std::vector<std::int64_t>(tile.replica.size(), 0)};
+    Element b = a;
+    b.digits[*contraction] = 1;
+    ans.a = std::move(a);
+    ans.b = std::move(b);
     CheckResult r = to_result("structural", ans);
     if (r.status == Status::kFail) {
       r.witness["broadcast_iter"] = *contraction;
@@ -176,7 +178,22 @@ CheckResult check_injective(const CheckInput& in) {
   };
   CheckResult r = dispatch(in, order, engines, attempt, gate);
   if (!in.cross_check || !structural) {
-    if (r.status == Status::kFail && contraction) r.message += contraction_note;  // a forced engine's witness
+    if (r.status == Status::kFail && contraction && r.witness.contains("a") && r.witness.contains("b")) {
+      // A forced engine's witness: the note explains it when the two elements differ only in
+      // the stride-0 digit; otherwise it is one more fact about the layout.
+      const std::int64_t fa = r.witness["a"].value("flat", std::int64_t{-1});
+      const std::int64_t fb = r.witness["b"].value("flat", std::int64_t{-1});
+      bool only_that_digit = fa >= 0 && fb >= 0 && fa != fb;
+      if (only_that_digit) {
+        const Element ea = element_at(tile, fa), eb = element_at(tile, fb);
+        for (std::size_t k = 0; k < ea.digits.size(); ++k)
+          if (k != *contraction && ea.digits[k] != eb.digits[k]) only_that_digit = false;
+      }
+      r.witness["broadcast_iter"] = *contraction;
+      r.message += only_that_digit ? contraction_note
+                                   : fmt::format("; also, shard iter {} ({}) has stride 0, an undeclared broadcast",
+                                                 *contraction, iter_text(tile.shard[*contraction]));
+    }
     return r;
   }
   // Cross-check: the structural verdict is one more to compare.

@@ -16,6 +16,23 @@ std::string_view status_name(Status s) {
   return "?";
 }
 
+std::string_view severity_name(Severity s) {
+  switch (s) {
+    case Severity::kError: return "error";
+    case Severity::kWarning: return "warning";
+    case Severity::kNote: return "note";
+  }
+  return "?";
+}
+
+Severity parse_severity(std::string_view s) {
+  if (s == "error") return Severity::kError;
+  if (s == "warning") return Severity::kWarning;
+  if (s == "note") return Severity::kNote;
+  throw InputError("cli.usage", fmt::format("unknown severity '{}'", s), {}, std::nullopt,
+                   "use one of error, warning, note");
+}
+
 Scope parse_scope(std::string_view s) {
   if (s == "shared" || s == "shared.dyn") return Scope::kShared;
   if (s == "global") return Scope::kGlobal;
@@ -38,37 +55,38 @@ std::string_view scope_name(Scope s) {
 
 const std::vector<CheckInfo>& checks() {
   static const std::vector<CheckInfo> kChecks = {
-      {"layout.syntax", "the layout text parses", "byte offset of the offending token", nullptr},
+      {"layout.syntax", "the layout text parses", "byte offset of the offending token", Severity::kError, nullptr},
       {"layout.well-formed",
        "extents >= 1, known axes, stride list matches extents, no overflow, shape product = layout size, "
        "axes fit the storage scope",
-       "the offending iter or the two sizes", check_well_formed},
+       "the offending iter or the two sizes", Severity::kError, check_well_formed},
       {"layout.injective",
        "no two logical elements (replica copies included) share a storage cell",
-       "both logical coordinates with replica indices, and the shared cell", check_injective},
+       "both logical coordinates with replica indices, and the shared cell", Severity::kError, check_injective},
       {"layout.bounds",
        "every coordinate is inside its axis range (TLane, TCol, laneid, wid_in_wg, tid_in_wg, m, ...)",
-       "the element, its coordinate and the allowed range", check_bounds},
+       "the element, its coordinate and the allowed range", Severity::kError, check_bounds},
       {"layout.equivalent",
        "two layouts are the same map on a shape: every element has the same set of images (replicas as sets)",
-       "the first differing element and its image sets under both layouts", check_equivalent},
+       "the first differing element and its image sets under both layouts", Severity::kError, check_equivalent},
       {"swizzle.legal",
        "S >= B; per_element is one 16-byte vector of the dtype; swizzle direction exists in hardware",
-       "the parameters and the expected per_element", check_swizzle_legal},
+       "the parameters and the expected per_element", Severity::kError, check_swizzle_legal},
       {"tmem.alloc",
        "TMEM allocation is a power of two in [32, 512] columns and holds the layout's column span",
-       "allocated and needed 32-bit columns", check_tmem_alloc},
+       "allocated and needed 32-bit columns", Severity::kError, check_tmem_alloc},
       {"tmem.partition",
        "each element a warp holds (--access fragment) lies in that warp's 32-lane TMEM sub-partition",
-       "the element, its thread and warp, its lanes and the lanes the warp may access", check_tmem_partition},
+       "the element, its thread and warp, its lanes and the lanes the warp may access", Severity::kError,
+       check_tmem_partition},
       {"tmem.datapath",
        "the tcgen05.ld/st issues for (data path, fragment) - row immediate included - move every element to the "
        "register the fragment names",
-       "the element, the layout's cell and the instruction's cell", check_tmem_datapath},
+       "the element, the layout's cell and the instruction's cell", Severity::kError, check_tmem_datapath},
       {"smem.bank-conflicts",
        "every warp-wide shared-memory access of the --access fragment takes the ideal number of wavefronts",
        "the warp, instruction, wavefronts vs ideal, and the phase, bank and threads that collide",
-       check_bank_conflicts},
+       Severity::kWarning, check_bank_conflicts},
   };
   return kChecks;
 }
@@ -93,6 +111,7 @@ std::vector<CheckResult> run_all(const CheckInput& in) {
       } catch (const std::length_error&) {  // a std::vector larger than max_size()
         throw (in.limits.budget ? *in.limits.budget : Budget()).out_of_memory("checking (a structure too large to allocate)");
       }
+      if (r.status == Status::kFail && r.severity == Severity::kError) r.severity = c.severity;
     } catch (const InputError& e) {
       r.id = std::string(c.id);
       r.status = Status::kFail;

@@ -24,6 +24,13 @@ CheckResult check_swizzle_legal(const CheckInput& in) {
     res.message = "no swizzle";
     return res;
   }
+  if (in.software_swizzle) {
+    // The XOR is the threads' own address arithmetic (a model's "software_swizzle": true), not a
+    // TMA/UMMA mode: the hardware's rules do not apply. Injectivity and bounds still do.
+    res.status = Status::kNotApplicable;
+    res.message = "software swizzle: computed by thread address arithmetic, not a TMA/UMMA swizzle mode";
+    return res;
+  }
   nlohmann::json params = {{"per_element", z->per_element},
                            {"swizzle_len", z->swizzle_len},
                            {"atom_len", z->atom_len},

@@ -26,7 +26,8 @@ CheckResult check_tmem_alloc(const CheckInput& in) {
   const std::int64_t max_col_elem = slot >= 0 ? sw.max(slot) : 0;
   const int bits = in.elem_bits ? in.elem_bits : 32;
   // 32-bit columns touched: element index e occupies column floor(e * bits / 32).
-  const std::int64_t needed = checked_mul(max_col_elem, bits, "TMEM columns") / 32 + 1;
+  // A view (tmem_col_offset > 0) needs its offset plus its own span inside the allocation.
+  const std::int64_t needed = checked_add(checked_mul(max_col_elem, bits, "TMEM columns") / 32 + 1, in.tmem_col_offset);
   std::int64_t minimal = std::max<std::int64_t>(ml.tmem_alloc_min_columns, 1);
   while (minimal < needed) minimal *= 2;
   res.witness = {{"needed_columns", needed}, {"minimal_allocation", minimal}};

@@ -45,7 +45,57 @@ bool ImageStream::advance() {
   return false;
 }
 
+namespace {
+
+// Membership by decoding, O(replica iters): the image minus the element's base value must be
+// sum r_k * s_k over the replica iters of each axis with 0 <= r_k < e_k. When, on every axis,
+// each |stride| exceeds the reach sum (e_j - 1)|s_j| of the smaller ones, that representation is
+// unique and the digits come out largest stride first (the rest of the sum spans less than one
+// step of it). nullopt when the condition fails on some axis (then the copies are streamed).
+std::optional<bool> decode_member(const Layout& l, std::int64_t flat, std::span<const Axis> axes, const Image& img) {
+  const TileLayout& t = l.tile();
+  const Coord base = t.apply_iters(t.split(flat));
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    __int128 d = static_cast<__int128>(img[i]) - (base.has(axes[i]) ? base.get(axes[i]) : 0);
+    if (const SwizzleSpec* z = l.swizzle(); z && axes[i] == Axis(AxisId::m))  // the swizzle is an involution
+      d = static_cast<__int128>(z->apply(img[i])) - (base.has(axes[i]) ? base.get(axes[i]) : 0);
+    std::vector<Iter> its;
+    for (const Iter& it : t.replica)
+      if (it.axis == axes[i] && it.extent > 1 && it.stride != 0) its.push_back(it);
+    std::sort(its.begin(), its.end(), [](const Iter& a, const Iter& b) {
+      return static_cast<__int128>(a.stride < 0 ? -static_cast<__int128>(a.stride) : a.stride) <
+             static_cast<__int128>(b.stride < 0 ? -static_cast<__int128>(b.stride) : b.stride);
+    });
+    std::vector<__int128> lo(its.size() + 1, 0), hi(its.size() + 1, 0);  // range of the sum of iters [0, k)
+    for (std::size_t k = 0; k < its.size(); ++k) {
+      const __int128 step = static_cast<__int128>(its[k].extent - 1) * its[k].stride;
+      const __int128 mag = its[k].stride < 0 ? -static_cast<__int128>(its[k].stride) : its[k].stride;
+      if (mag <= hi[k] - lo[k]) return std::nullopt;  // not uniquely decodable
+      lo[k + 1] = lo[k] + (step < 0 ? step : 0);
+      hi[k + 1] = hi[k] + (step > 0 ? step : 0);
+    }
+    for (std::size_t k = its.size(); k-- > 0;) {
+      const __int128 s = its[k].stride;
+      // r * s in [d - hi[k], d - lo[k]]: at most one multiple of s lies there.
+      const __int128 a = d - hi[k], b = d - lo[k];
+      auto fdiv = [](__int128 x, __int128 y) {
+        __int128 q = x / y;
+        if ((x % y != 0) && ((x < 0) != (y < 0))) --q;
+        return q;
+      };
+      const __int128 r = s > 0 ? fdiv(b, s) : fdiv(-a, -s);
+      if (r * s < a || r * s > b || r < 0 || r >= its[k].extent) return false;
+      d -= r * s;
+    }
+    if (d != 0) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 bool contains(const Layout& l, std::int64_t flat, std::span<const Axis> axes, const Image& img, Budget* budget) {
+  if (const std::optional<bool> member = decode_member(l, flat, axes, img)) return *member;
   ImageStream s(l, flat, axes);
   Pacer pace(budget, "witness image sets", static_cast<double>(s.count()), "replica copies");
   do {

@@ -49,7 +49,9 @@ class ImageStream {
   Image image_;
 };
 
-// Is `img` one of the images of element `flat` of `l`? O(replica copies); polls the deadline.
+// Is `img` one of the images of element `flat` of `l`? O(replica iters) when the replica iters
+// of every axis are uniquely decodable (each |stride| beyond the reach of the smaller ones: the
+// usual case), else O(replica copies), streaming them and polling the deadline.
 bool contains(const Layout& l, std::int64_t flat, std::span<const Axis> axes, const Image& img, Budget* budget);
 
 // The sorted, de-duplicated image set (replica count <= kMaxMaterializedImages), its memory

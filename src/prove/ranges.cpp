@@ -1,5 +1,7 @@
 // The ranges layout.bounds proves (checks_internal.hpp): per-axis machine/allocation ranges and
 // the swizzled-address footprint.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "checks_internal.hpp"
@@ -27,13 +29,17 @@ AxisRange range_for(Axis a, const CheckInput& in) {
       if (ml.tmem_lanes) return {0, ml.tmem_lanes, "TMEM lanes"};
       break;
     case AxisId::TCol: {
-      const std::int64_t cols = in.alloc_cols.value_or(ml.tmem_columns);
-      if (!cols) break;
+      const std::int64_t all = in.alloc_cols.value_or(ml.tmem_columns);
+      if (!all) break;
+      // A view starting at column tmem_col_offset of the allocation may use the columns after it.
+      const std::int64_t cols = std::max<std::int64_t>(0, all - in.tmem_col_offset);
       const int bits = in.elem_bits ? in.elem_bits : 32;
       const std::int64_t per_col = bits >= 32 ? 1 : 32 / bits;
+      const std::string from = in.tmem_col_offset ? fmt::format(" after the view's first column {}", in.tmem_col_offset)
+                                                  : std::string();
       return {0, checked_mul(cols, per_col, "TCol range"),
-              in.alloc_cols ? fmt::format("{} allocated 32-bit columns x {} element(s) per column", cols, per_col)
-                            : fmt::format("{} TMEM columns x {} element(s) per column", cols, per_col)};
+              in.alloc_cols ? fmt::format("{} allocated 32-bit columns{} x {} element(s) per column", cols, from, per_col)
+                            : fmt::format("{} TMEM columns{} x {} element(s) per column", cols, from, per_col)};
     }
     case AxisId::m:
       if (in.alloc_elems) return {0, *in.alloc_elems, "allocated elements"};

@@ -23,6 +23,15 @@ that cannot be committed (FIFOs, symlink loops, empty and deep directories, a fi
 cap, file names that are not UTF-8; see make_fixtures), and "{0xNN}" the raw byte NN, so a case
 can pass bytes that are not UTF-8.
 
+Long inputs are generated rather than written out: an argument may be a list of pieces,
+concatenated, each a string or {"repeat": STR, "times": N}:
+  ["S[", {"repeat": "(", "times": 1000}, "8", {"repeat": ")", "times": 1000}, ":1]"]
+and a case may carry
+  "files": {"chain.json": <a string or such a list>}
+which are written to a directory of the case's own; "{TMP}" in its arguments is then that
+directory instead of the fixtures' (for inputs past the kernel's 128 KB limit on one argument,
+read from a model file).
+
 Every run is checked for what no input may cause, whatever the case expects:
   * with --json among the options (before any "--"), stdout is exactly one JSON document;
   * no signal (crash, abort), no sanitizer report, no exit code 4 (internal error) unless the
@@ -180,8 +189,15 @@ def make_fixtures(tmp):
 BYTE = re.compile(r"\{0x([0-9a-fA-F]{2})\}")
 
 
+def spell(value):
+    """A string, or a list of strings and {"repeat", "times"} pieces, spelled out."""
+    if isinstance(value, str):
+        return value
+    return "".join(p if isinstance(p, str) else p["repeat"] * p["times"] for p in value)
+
+
 def expand(arg, root, tmp):
-    s = arg.replace("{ROOT}", root).replace("{TMP}", tmp)
+    s = spell(arg).replace("{ROOT}", root).replace("{TMP}", tmp)
     out = b""
     pos = 0
     for m in BYTE.finditer(s):
@@ -238,8 +254,15 @@ class Runner:
                 "seconds": time.monotonic() - start, "rss_mb": usage.ru_maxrss / 1024,
                 "timed_out": timed_out.is_set()}
 
-    def check(self, case, strict):
-        argv = [expand(a, self.root, self.tmp) for a in case["args"]]
+    def check(self, case, strict, index):
+        tmp = self.tmp
+        if "files" in case:
+            tmp = os.path.join(self.tmp, f"case-{index}")
+            os.makedirs(tmp)
+            for name, text in case["files"].items():
+                with open(os.path.join(tmp, name), "w") as f:
+                    f.write(spell(text))
+        argv = [expand(a, self.root, tmp) for a in case["args"]]
         try:
             r = self.run(argv)
         except OSError as e:
@@ -328,7 +351,7 @@ def main():
         runner = Runner(binary, root, tmp, a.timeout, a.memory_mb, sanitized)
         t0 = time.monotonic()
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
-            results = list(pool.map(lambda c: runner.check(c[1], c[2]), cases))
+            results = list(pool.map(lambda ic: runner.check(ic[1][1], ic[1][2], ic[0]), enumerate(cases)))
         wall = time.monotonic() - t0
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

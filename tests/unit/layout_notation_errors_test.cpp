@@ -241,17 +241,35 @@ TEST(NotationErrors, DeepNestingIsRejectedNotCrashing) {
   const InputError e = parse_error(parens);
   EXPECT_EQ(e.check_id(), "layout.syntax");
   EXPECT_NE(e.message().find("nested too deeply"), std::string::npos);
-  EXPECT_LT(*e.pos(), 1000u);
+  // The 2049th '(' is the first level past the limit (each bracket is one level).
+  EXPECT_EQ(*e.pos(), 2048u);
   EXPECT_EQ(parse_error(std::string(100000, '-') + "1").check_id(), "layout.syntax");
   EXPECT_EQ(parse_error(std::string(100000, '[')).check_id(), "layout.syntax");
-  std::string chain = "S[8:1]";
-  for (int k = 0; k < 50000; ++k) chain += " + 1";
-  EXPECT_EQ(parse_error(chain).check_id(), "layout.syntax");
   std::string calls = "S[8:1]";
   for (int k = 0; k < 50000; ++k) calls += ".storage()";
   EXPECT_EQ(parse_error(calls).check_id(), "layout.syntax");
-  // Moderate nesting is fine.
-  EXPECT_EQ(parse_int_expr(std::string(60, '(') + "7" + std::string(60, ')')), 7);
+  // Real nesting up to the limit works: 2048 brackets, 2048 unary minus signs.
+  EXPECT_EQ(parse_int_expr(std::string(2048, '(') + "7" + std::string(2048, ')')), 7);
+  EXPECT_EQ(parse_int_expr(std::string(2047, '-') + "7"), -7);
+  EXPECT_EQ(parse_layout("S[" + std::string(1000, '(') + "8" + std::string(1000, ')') + ":1]"), parse_layout("S[8:1]"));
+}
+
+TEST(NotationErrors, OperatorChainsAreFlatNotNested) {
+  // A chain of binary operators is not nesting: 100,000 terms parse (evaluated in a loop, the
+  // tree freed without recursion).
+  std::string chain = "S[8:1]";
+  for (int k = 0; k < 100000; ++k) chain += " + 1@laneid";
+  EXPECT_EQ(parse_layout(chain), parse_layout("S[8:1] + 100000@laneid"));
+  std::string ints = "1";
+  for (int k = 0; k < 100000; ++k) ints += " * 1 + 1";
+  EXPECT_EQ(parse_int_expr(ints), 100001);
+  // 256 terms, the length the old limit refused.
+  std::string short_chain = "S[8:1]";
+  for (int k = 0; k < 256; ++k) short_chain += " + 1@laneid";
+  EXPECT_EQ(parse_layout(short_chain), parse_layout("S[8:1] + 256@laneid"));
+  // An unbound parameter deep in a long chain is still named (the unbound-name walk is iterative).
+  const InputError u = parse_error(chain + " + N");
+  EXPECT_NE(u.message().find("unbound parameter 'N'"), std::string::npos);
 }
 
 TEST(NotationErrors, ArbitraryBytesNeverCrash) {

@@ -59,6 +59,23 @@ TEST(SymExpr, BoundsAreSoundOverEveryBinding) {
   EXPECT_THROW((void)SymExpr::floor_div(M, N).bounds(r), NotSymbolic);  // N may be 0
 }
 
+TEST(ParamRange, NamesMayNotShadowTheNotation) {
+  // An axis, a built-in or True/False/None as a parameter name would change what the layout
+  // text means (4@laneid would read 4@4): cli.usage errors naming the clash.
+  for (const char* bad : {"laneid=4", "m=3", "True=4", "None=1", "S=2", "R=1..8", "TileLayout=1", "T.x=3"}) {
+    try {
+      parse_param_range(bad);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.check_id(), "cli.usage") << bad;
+      EXPECT_NE(e.message().find("may not shadow it"), std::string::npos) << e.message();
+    }
+  }
+  for (const char* bad : {"3x=1", "a-b=2", ".x=1", "x.=1", "=4"}) EXPECT_THROW(parse_param_range(bad), InputError) << bad;
+  EXPECT_EQ(parse_param_range("self.BLK_M=128").name, "self.BLK_M");
+  EXPECT_EQ(parse_param_range("lane=4").lo, 4);  // close to an axis name is fine
+}
+
 TEST(ParamRange, ParsesValuesRangesAndSteps) {
   const ParamRange a = parse_param_range("N=8..256:8");
   EXPECT_EQ(a.name, "N");
@@ -69,9 +86,9 @@ TEST(ParamRange, ParsesValuesRangesAndSteps) {
   const ParamRange b = parse_param_range("K=2*64");
   EXPECT_EQ(b.lo, 128);
   EXPECT_EQ(b.count(), 1);
-  EXPECT_EQ(parse_param_range("S=1..10:4").last(), 9);
-  EXPECT_EQ(parse_param_range("S=1..10:4").str(), "S=1..10:4");
-  EXPECT_EQ(parse_param_range("S=0..9223372036854775807").count(), INT64_MAX);
+  EXPECT_EQ(parse_param_range("STEP=1..10:4").last(), 9);
+  EXPECT_EQ(parse_param_range("STEP=1..10:4").str(), "STEP=1..10:4");
+  EXPECT_EQ(parse_param_range("STEP=0..9223372036854775807").count(), INT64_MAX);
   for (const char* bad : {"N", "=4", "N=8..4", "N=1..8:0", "N=x..8"}) {
     try {
       (void)parse_param_range(bad);

@@ -55,7 +55,8 @@ void add_budget_options(CLI::App* cmd, BudgetOpts& o) {
 
 Budget* start_budget(const BudgetOpts& o) {
   if (!std::isfinite(o.time_limit) || o.time_limit <= 0 || o.time_limit > kMaxTimeLimit)
-    throw InputError("cli.usage", fmt::format("--time-limit {} is outside (0, {:g}] seconds", o.time_limit, kMaxTimeLimit),
+    throw InputError("cli.usage",
+                     fmt::format("--time-limit {} is outside (0, {:.0f}] seconds (30 days)", o.time_limit, kMaxTimeLimit),
                      {}, std::nullopt, "give the wall-time budget of the whole command in seconds, e.g. --time-limit 600");
   if (o.memory_limit < kMinMemoryMb || o.memory_limit > kMaxMemoryMb)
     throw InputError("cli.usage",

@@ -176,7 +176,7 @@ int run_apply(const Opts& o) {
     std::string text;
     one(coord, j, text);
     if (o.json)
-      std::cout << dump_json(j) << "\n";
+      std::cout << dump_json(j, 2) << "\n";
     else
       std::cout << text << "\n";
     return kVerified;

@@ -1,8 +1,13 @@
-// tirx-verify run [PATH...] [--json] [--verbose]
-// The main job: load every kernel model (default: models/kernels/ of the repository), check
-// every buffer layout, print a table per kernel and a summary line.
+// tirx-verify run [PATH...] [--format text|json|sarif|junit] [-o FILE] [--fail-on SEV]
+//                 [--baseline FILE] [--write-baseline FILE] [--verbose] [--max-points N]
+// The main job: load every kernel model (default: models/kernels/ of the repository), check every
+// buffer layout and every op, print a report in the chosen format. docs/ci.md tells how to gate a
+// compiler's CI on it.
+#include <chrono>
 #include <filesystem>
 #include <iostream>
+
+#include <fmt/format.h>
 
 #include "cli_budget.hpp"
 #include "cli_common.hpp"
@@ -10,7 +15,12 @@
 #include "commands.hpp"
 #include "tirx_verify/kernel/model_files.hpp"
 #include "tirx_verify/kernel/verify.hpp"
+#include "tirx_verify/layout/input_file.hpp"
+#include "tirx_verify/layout/utf8.hpp"
+#include "tirx_verify/report/baseline.hpp"
+#include "tirx_verify/report/junit.hpp"
 #include "tirx_verify/report/report.hpp"
+#include "tirx_verify/report/sarif.hpp"
 
 namespace tirx::cli {
 
@@ -18,12 +28,33 @@ namespace {
 struct Opts {
   std::vector<std::string> paths;
   bool json = false;
+  std::string format = "text";
+  std::string output;
+  std::string fail_on = "error";
+  std::string baseline;
+  std::string write_baseline;
   bool verbose = false;
   std::int64_t max_points = std::int64_t{1} << 28;
   BudgetOpts budget;
 };
 
+// A baseline file: a regular file of at most 16 MiB of UTF-8 (layout/input_file.hpp).
+std::string read_text(const std::string& path, const char* what) {
+  std::string text = read_input_file(path, "baseline.file", kMaxModelFileBytes, what);
+  require_utf8(text, "baseline.file", fmt::format("{} '{}'", what, escape_invalid_utf8(path)));
+  return text;
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  write_output_file(path, text, "cli.usage", "report file");
+}
+
 int run_run(const Opts& o) {
+  const auto t0 = std::chrono::steady_clock::now();
+  report::RunOptions ropt;
+  ropt.fail_on = prove::parse_severity(o.fail_on);
+  ropt.verbose = o.verbose;
+  const std::string format = o.json ? std::string("json") : o.format;
   std::vector<std::filesystem::path> roots;
   for (const auto& p : o.paths) roots.emplace_back(p);
   if (roots.empty()) {
@@ -31,6 +62,8 @@ int run_run(const Opts& o) {
     roots.push_back(std::filesystem::is_directory(local) ? local
                                                          : std::filesystem::path(repo_root()) / "models/kernels");
   }
+  std::optional<report::Baseline> baseline;
+  if (!o.baseline.empty()) baseline = report::parse_baseline(read_text(o.baseline, "baseline"), o.baseline);
   const auto files = kernel::collect_model_files(roots);
   std::vector<kernel::KernelModel> models;
   models.reserve(files.size());
@@ -40,26 +73,52 @@ int run_run(const Opts& o) {
   opt.limits.budget = command_budget();
   std::vector<kernel::KernelReport> reports;
   for (const auto& m : models) reports.push_back(kernel::verify_kernel(m, opt));
-  const report::Summary s = report::summarize(reports);
-  if (o.json)
-    std::cout << dump_json(report::run_json(reports, s), 2) << "\n";
+  std::vector<report::Item> items = report::collect_items(reports);
+  int unmatched = 0;
+  if (baseline) unmatched = report::apply_baseline(*baseline, items);
+  report::Summary s = report::summarize(reports, items, ropt);
+  s.baseline_unmatched = unmatched;
+  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!o.write_baseline.empty()) write_text(o.write_baseline, dump_json(report::baseline_json(items), 1) + "\n");
+  std::string text;
+  if (format == "json")
+    text = dump_json(report::run_json(reports, items, s), 2) + "\n";
+  else if (format == "sarif")
+    text = dump_json(report::sarif_log(items, s, baseline.has_value()), 2) + "\n";
+  else if (format == "junit")
+    text = report::junit_xml(items, s);
   else
-    std::cout << report::render_run_text(reports, s, o.verbose);
+    text = report::render_run_text(reports, items, s, o.verbose);
+  if (o.output.empty()) {
+    std::cout << text;
+  } else {
+    write_text(o.output, text);
+    std::cerr << fmt::format("tirx-verify: wrote the {} report to {} ({} kernels, {} buffers, {} ops; exit {})\n",
+                             format, o.output, s.kernels, s.buffers, s.ops, report::exit_code(s));
+  }
   return report::exit_code(s);
 }
 }  // namespace
 
 void register_run(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<Opts>();
-  CLI::App* cmd = app.add_subcommand("run", "Check every buffer layout of kernel model files (default: models/kernels)");
+  CLI::App* cmd = app.add_subcommand("run", "Check every buffer layout and op of kernel model files (default: models/kernels)");
   cmd->add_option("paths", o->paths, "Model files or directories");
-  cmd->add_flag("--json", o->json, "JSON output");
+  cmd->add_option("--format", o->format, "Output format: text (default), json, sarif (SARIF 2.1.0), junit (JUnit XML)")
+      ->check(CLI::IsMember({"text", "json", "sarif", "junit"}));
+  cmd->add_flag("--json", o->json, "Same as --format json");
+  cmd->add_option("-o,--output", o->output, "Write the report to FILE instead of standard output");
+  cmd->add_option("--fail-on", o->fail_on, "Lowest severity of a new finding that fails the run (exit 1): error, warning, note")
+      ->check(CLI::IsMember({"error", "warning", "note"}));
+  cmd->add_option("--baseline", o->baseline, "Baseline file: its findings are reported as known and do not fail the run");
+  cmd->add_option("--write-baseline", o->write_baseline, "Write every finding of this run to FILE as a baseline");
   cmd->add_flag("--verbose,-v", o->verbose, "Show every check and the resolved layout of every buffer");
   cmd->add_option("--max-points", o->max_points, "Enumeration limit (points); past it a check is undecided")
       ->transform(int_range(1));
   add_budget_options(cmd, o->budget);
   cmd->callback([o, &exit_code] {
-    exit_code = guarded(o->json, "", [&] {
+    const bool json = o->json || o->format == "json";
+    exit_code = guarded(json, "", [&] {
       start_budget(o->budget);
       return run_run(*o);
     });

@@ -105,7 +105,7 @@ int run_ldst(const LdStOpts& o, bool is_store) {
               {"address", base.raw},
               {"registers_per_thread", hw::regs_per_thread(in)},
               {"accesses", std::move(list)}};
-    std::cout << dump_json(j) << "\n";
+    std::cout << dump_json(j, 2) << "\n";
     return kVerified;
   }
   std::cout << fmt::format("{} by warp {} at {}: {} registers per thread\n", hw::spelling(in, is_store), o.warp,
@@ -203,7 +203,7 @@ int run_smem(const SmemOpts& o) {
               {"excess", c.excess()},
               {"target", target.name},
               {"phase_threads", phase}};
-    std::cout << dump_json(j) << "\n";
+    std::cout << dump_json(j, 2) << "\n";
   } else {
     std::cout << fmt::format("{} wavefronts, ideal {}, excess (bank conflicts) {}  [{}: phases of {} threads]\n",
                              c.wavefronts, c.ideal, c.excess(), target.name, phase);
@@ -244,7 +244,7 @@ int run_swizzle(const SwizzleOpts& o) {
   std::uint64_t y = hw::swizzle_address(mode, static_cast<std::uint64_t>(o.byte_offset));
   if (o.json) {
     json j = {{"address", y}, {"mode", hw::to_string(mode)}, {"byte_offset", o.byte_offset}, {"target", target.name}};
-    std::cout << dump_json(j) << "\n";
+    std::cout << dump_json(j, 2) << "\n";
   } else {
     hw::Swizzle s = hw::tma_swizzle_functor(mode);
     std::cout << fmt::format("{} (Swizzle<{},{},{}>): byte {} -> {}\n", hw::to_string(mode), s.b, s.m, s.s,

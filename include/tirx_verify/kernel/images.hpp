@@ -27,6 +27,8 @@
 
 #include "tirx_verify/kernel/kernel_check.hpp"
 #include "tirx_verify/kernel/region.hpp"
+#include "tirx_verify/layout/checked.hpp"
+#include "tirx_verify/layout/sweep.hpp"
 
 namespace tirx::kernel {
 
@@ -70,5 +72,45 @@ TmemRef tmem_address(const KernelContext& ctx, const AddressRef& a);
 
 // "[0, 1, 8]" for messages and witnesses.
 std::string coord_text(std::span<const std::int64_t> c);
+
+// The buffer coordinate (row-major over its shape) of flat element index `flat`.
+std::vector<std::int64_t> coord_of_flat(const ResolvedBuffer& b, std::int64_t flat);
+
+// Bulk forms for checks that visit every element: an odometer sweep of the layout (no per-element
+// allocation), every replica included, in flat order. f(flat, image). Throw as the one-element
+// forms, and InputError("kernel.limit") when the layout has more than `max_points` points.
+template <class F>
+void for_each_smem_byte(const ResolvedBuffer& b, std::int64_t max_points, F&& f);  // f(flat, byte address)
+template <class F>
+void for_each_tmem_cell(const ResolvedBuffer& b, std::int64_t max_points, F&& f);  // f(flat, TmemCell)
+
+namespace detail {
+// The sweep of b's layout, checked against max_points; the slot of `a` in it (-1 if unused).
+Sweep checked_sweep(const ResolvedBuffer& b, std::int64_t max_points);
+}  // namespace detail
+
+template <class F>
+void for_each_smem_byte(const ResolvedBuffer& b, std::int64_t max_points, F&& f) {
+  const Sweep sw = detail::checked_sweep(b, max_points);
+  const int slot = sw.index_of(Axis(AxisId::m));
+  const SwizzleSpec* z = b.layout->swizzle();
+  const std::int64_t bits = b.elem_bits, base = b.smem_base_bytes;
+  sw.for_each([&](std::int64_t flat, std::int64_t, const std::int64_t* v) {
+    std::int64_t m = slot < 0 ? 0 : v[slot];
+    if (z) m = z->apply(m);
+    f(flat, checked_add(base, checked_mul(m, bits) / 8));
+  });
+}
+
+template <class F>
+void for_each_tmem_cell(const ResolvedBuffer& b, std::int64_t max_points, F&& f) {
+  const Sweep sw = detail::checked_sweep(b, max_points);
+  const int ls = sw.index_of(Axis(AxisId::TLane)), cs = sw.index_of(Axis(AxisId::TCol));
+  const std::int64_t bits = b.elem_bits;
+  sw.for_each([&](std::int64_t flat, std::int64_t, const std::int64_t* v) {
+    const std::int64_t colbits = checked_mul(cs < 0 ? 0 : v[cs], bits);
+    f(flat, TmemCell{b.tmem_lane + (ls < 0 ? 0 : v[ls]), b.tmem_col + colbits / 32, static_cast<int>(colbits % 32)});
+  });
+}
 
 }  // namespace tirx::kernel

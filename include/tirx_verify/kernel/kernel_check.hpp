@@ -38,8 +38,9 @@ struct Target;
 
 namespace tirx::kernel {
 
-enum class Severity { kError, kWarning, kNote };
-std::string_view severity_name(Severity s);  // "error", "warning", "note"
+// Severities are shared with the layout checks (prove/check.hpp).
+using prove::Severity;
+using prove::severity_name;
 
 // One answer of one kernel check about one subject.
 struct KernelFinding {

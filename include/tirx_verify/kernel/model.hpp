@@ -51,6 +51,12 @@ struct BufferModel {
   std::optional<std::int64_t> alloc_cols;    // TMEM, 32-bit columns
   std::optional<std::int64_t> alloc_elems;   // memory allocation in elements (optional)
   std::optional<std::string> view_of;        // base buffer whose storage this view reinterprets
+  // Where the view starts inside its base (view_of.offset_bytes / .col / .lane): shared bytes
+  // from the base's first byte; TMEM 32-bit columns and lanes from the base's TCol 0 / TLane 0.
+  std::int64_t view_offset_bytes = 0;
+  std::int64_t view_col = 0;
+  std::int64_t view_lane = 0;
+  bool software_swizzle = false;             // the layout's XOR swizzle is thread address arithmetic
   std::optional<Placement> placement;
   bool broadcast = false;                    // declared read-only broadcast view
   std::optional<std::pair<std::string, std::string>> live;  // first and last op using the storage

@@ -7,7 +7,7 @@
 //                       thread), gemm_async
 //   instruction level   tma.load / tma.store, tcgen05.mma, tcgen05.ld / tcgen05.st, tcgen05.cp,
 //                       tcgen05.alloc / tcgen05.dealloc, wgmma, ldmatrix / stmatrix, mma.sync,
-//                       smem.access
+//                       smem.access; cast (register -> register conversion)
 //
 // Each kind has one parser (src/kernel/ops/<kind>.cpp) that reads its fields strictly and names
 // the buffers it reads and writes; the kernel checks (src/kernel/checks/) take the op's typed
@@ -90,6 +90,7 @@ struct MmaOp {
   std::optional<AddressRef> sfa, sfb;
   std::optional<Region> sfa_region, sfb_region;
   std::string scale_vec;           // "", "1X", "2X", "4X"
+  int sfa_id = 0, sfb_id = 0;      // the instruction descriptor's a_sf_id / b_sf_id: byte of the 32-bit SF cell
   bool ws = false;
 };
 
@@ -164,11 +165,17 @@ struct SmemAccessOp {
   int access_bytes = 0;
 };
 
+// cast: an element-wise conversion between two register fragments of the same threads (TIRx
+// Tx.cast, cvt.* PTX): element i of src becomes element i of dst.
+struct CastOp {
+  Region dst, src;
+};
+
 // A format-1 op: only names and the buffers it touches.
 struct StructuralOp {};
 
 using OpData = std::variant<StructuralOp, TmaOp, MmaOp, LdStOp, CpOp, AllocOp, CopyOp, GemmAsyncOp, WgmmaOp,
-                            LdmatrixOp, MmaSyncOp, SmemAccessOp>;
+                            LdmatrixOp, MmaSyncOp, SmemAccessOp, CastOp>;
 
 struct Op {
   std::string name;

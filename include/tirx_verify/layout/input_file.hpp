@@ -1,7 +1,9 @@
-// tirx_verify/layout/input_file.hpp — the one place tirx-verify reads a file named by its user.
+// tirx_verify/layout/input_file.hpp — the one place tirx-verify reads (and writes) a file named by
+// its user.
 //
-// Model files (kernel/model_files.hpp), target files (hw/target.hpp: --target-file, models/targets)
-// and anything else a user names go through read_input_file, so the rules hold everywhere:
+// Model files (kernel/model_files.hpp), target files (hw/target.hpp: --target-file, models/targets),
+// baselines (run --baseline) and anything else a user names go through read_input_file, so the
+// rules hold everywhere:
 //
 //   what the path names                       result
 //   a regular file of at most max_bytes       its bytes (a symlink to one is followed)
@@ -39,6 +41,13 @@ inline constexpr std::size_t kMaxTargetFileBytes = std::size_t{1} << 20;   // 1 
 // memory). Error messages show the path with ill-formed UTF-8 bytes as \xNN.
 std::string read_input_file(const std::filesystem::path& path, std::string_view check_id, std::size_t max_bytes,
                             std::string_view what);
+
+// Writes `text` to `path` (created or truncated): a report file (`run -o FILE`). The file is
+// opened without blocking, so a FIFO nobody reads is an error instead of a hang; a character
+// device (/dev/null, /dev/stdout) is written as asked; a directory, a missing parent directory
+// or a failed write (/dev/full) is InputError(check_id, "cannot write <what> '<path>': <why>").
+void write_output_file(const std::filesystem::path& path, std::string_view text, std::string_view check_id,
+                       std::string_view what);
 
 // The kind of thing `path` names after following symlinks, for messages: "regular file",
 // "directory", "FIFO", "socket", "character device", "block device", or "" when stat() fails.

@@ -45,8 +45,15 @@ using Env = std::map<std::string, std::int64_t, std::less<>>;
 // Parses any of the forms above into a validated Layout. Throws InputError ("layout.syntax" or
 // "layout.well-formed", or the check id of a factory/swizzle rule such as "swizzle.legal") with
 // `text` and the byte offset of the offending token. Never crashes or hangs: nesting deeper
-// than 256 levels and integer literals outside int64 are errors too.
+// than 2048 levels (brackets, calls, subscripts, unary operators, postfix steps; a chain of
+// binary operators such as `+ 1@laneid + 1@laneid ...` is flat and may be any length) and
+// integer literals outside int64 are errors too.
 Layout parse_layout(std::string_view text, const Env& env = {});
+
+// Names the notation gives a meaning of its own: the axis names (laneid, m, TLane, ...), the
+// built-in functions and namespaces (S, R, TileLayout, tmem_datapath_layout, T, Axis, ...) and
+// True, False, None. A parameter (Env key, --param NAME) with one of these names would shadow it.
+bool is_reserved_name(std::string_view name);
 
 // The integer sub-language on its own, for model files and the CLI: "BLK_M * 2" -> 256,
 // "(PIPELINE_DEPTH, 128, 64)" -> {4, 128, 64} (a single integer gives a one-entry shape).

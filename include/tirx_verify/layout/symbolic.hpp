@@ -68,6 +68,11 @@ class NotSymbolic : public std::runtime_error {
 // An integer expression over parameters (immutable, cheap to copy). Operations on two
 // constants fold (with checked int64 arithmetic), so a layout without parameters is all
 // constants.
+// Deepest operator nesting of a SymExpr. Building a deeper one throws NotSymbolic (the
+// layout is then decided by a sweep, or not at all): its passes (eval, bounds, the Z3 terms)
+// recurse on the tree, and a long `+ N@laneid + N@laneid ...` chain folds into one sum.
+inline constexpr int kMaxSymDepth = 4096;
+
 class SymExpr {
  public:
   enum class Op { kConst, kParam, kAdd, kSub, kMul, kFloorDiv, kFloorMod, kNeg };

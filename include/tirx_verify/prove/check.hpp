@@ -31,6 +31,16 @@ namespace tirx::prove {
 enum class Status { kPass, kFail, kUndecided, kNotApplicable };
 std::string_view status_name(Status s);  // "pass", "fail", "undecided", "n/a"
 
+// How bad a failed check is (docs/checks.md "Severities"): error = wrong data (two elements in
+// one cell, an address out of its range, two parts of a kernel that disagree); warning =
+// correct but slow or fragile (bank conflicts, a fragment that must spill registers, reliance
+// on hardware behaviour PTX does not state); note = information. `--fail-on` picks the lowest
+// severity that fails a run.
+enum class Severity { kError, kWarning, kNote };
+std::string_view severity_name(Severity s);  // "error", "warning", "note"
+// "error", "warning", "note"; throws InputError("cli.usage") otherwise.
+Severity parse_severity(std::string_view s);
+
 // Where a buffer lives; decides which axes form the storage cell of an element.
 //   shared/global : the cell is the (swizzled) element address on m (and P/F/Bank if used)
 //   tmem          : (TLane, TCol)
@@ -103,6 +113,7 @@ struct CheckInput {
   int elem_bits = 0;                         // 0 if unknown
   Scope scope = Scope::kUnknown;
   std::optional<std::int64_t> alloc_cols;    // TMEM allocation, 32-bit columns
+  std::int64_t tmem_col_offset = 0;          // TMEM: 32-bit column of the layout's TCol 0 inside the allocation (a view)
   std::optional<std::int64_t> alloc_elems;   // memory allocation on m, in elements
   MachineLimits machine;
   const hw::Target* target = nullptr;  // the full target description, for simulating instructions
@@ -118,6 +129,7 @@ struct CheckInput {
   std::string access_text;
   int access_bytes = 0;            // shared memory: bytes per thread per instruction (4, 8, 16)
   std::optional<int> row_imm;      // tmem: the emitted PTX row immediate to check instead of the derived one
+  bool software_swizzle = false;   // the layout's swizzle is thread address arithmetic: swizzle.legal is n/a
   // layout.injective: the buffer is a read-only broadcast view (CLI --allow-broadcast, a model
   // buffer's "broadcast": true): every stride-0 shard iter counts as a declared broadcast, as if
   // it had been made by broadcast() (Iter::broadcast). Without it only iters the factories
@@ -128,6 +140,7 @@ struct CheckInput {
 struct CheckResult {
   std::string id;
   Status status = Status::kPass;
+  Severity severity = Severity::kError;  // of a fail; the check's default unless the finding says otherwise
   std::string message;
   nlohmann::json witness;  // null when there is nothing to show
   std::string engine;      // "enum", "gf2", "z3", "interval", "structural", "gf2+enum+z3" (cross-check)...
@@ -138,6 +151,7 @@ struct CheckInfo {
   std::string_view id;
   std::string_view description;     // one line
   std::string_view witness_format;  // one line
+  Severity severity = Severity::kError;  // default severity of a fail
   // nullptr for checks performed by the front end (layout.syntax) rather than on a CheckInput.
   std::function<CheckResult(const CheckInput&)> run;
 };

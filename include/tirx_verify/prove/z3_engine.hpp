@@ -23,8 +23,9 @@
 //     ComposeLayout(3,3,3, S[(8,64):(64,1)]) -> digits of 3 and 6 bits, W = 12.
 
 // Queries (each "sat" is a counterexample, read back from the model as digits):
-//   injective   two points P != Q (some shard or replica digit differs; stride-0 shard digits
-//               fixed at 0, the explicit broadcast) with equal storage cells
+//   injective   two points P != Q (some shard or replica digit differs; the digits of declared
+//               broadcast iters, Iter::is_declared_broadcast, fixed at 0; an undeclared stride-0
+//               digit varies like any other, so it collides) with equal storage cells
 //   bounds      one point with value < lo or value >= hi, one query per target
 //   equivalent  digits a of A and b of B with flat(a) = flat(b) (a linear equation, no
 //               division) such that some image of a is not among the images of b (or the
@@ -35,6 +36,10 @@
 // Limits: EngineLimits::z3_timeout_ms is the wall-clock budget of all queries of one call;
 // z3_memory_mb sets Z3's process-wide memory ceiling. Hitting either answers kUndecided with a
 // message naming the limit ("z3 timeout: z3_timeout_ms=...", "z3 memory limit: z3_memory_mb=...").
+// With a command budget (EngineLimits::budget) each query gets the smaller of what is left of
+// z3_timeout_ms and of the budget's deadline, and the memory ceiling is at most the budget's
+// allowance; when the budget's deadline is what stopped Z3, these functions throw
+// BudgetExceeded (the check answers undecided naming the time limit) instead.
 #pragma once
 
 #include <span>

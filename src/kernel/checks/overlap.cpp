@@ -23,17 +23,49 @@ namespace tirx::kernel::checks {
 
 namespace {
 
-// The storage one buffer covers: sorted unique byte keys.
+// The storage one buffer covers, as a bitmap of byte keys from `lo`: shared memory keys are byte
+// addresses, TMEM keys ((lane * columns) + col) * 4 + byte.
 struct Footprint {
-  std::vector<std::int64_t> keys;  // sorted, unique
+  std::int64_t lo = 0, hi = -1;      // keys [lo, hi]
+  std::vector<std::uint64_t> bits;   // bit k: key lo + k is covered
+  std::int64_t count = 0;
   bool ok = false;
   std::string why_not;
+  bool has(std::int64_t key) const {
+    if (key < lo || key > hi) return false;
+    const std::int64_t k = key - lo;
+    return (bits[static_cast<std::size_t>(k / 64)] >> (k % 64)) & 1u;
+  }
 };
 
-// TMEM key: ((lane * columns) + col) * 4 + byte.
-std::int64_t tmem_key(const TmemCell& c, std::int64_t byte, std::int64_t columns) {
-  return ((c.lane * columns) + c.col) * 4 + c.bit / 8 + byte;
+std::int64_t tmem_key(const TmemCell& c, std::int64_t columns) { return ((c.lane * columns) + c.col) * 4 + c.bit / 8; }
+
+// Visits every storage key b covers (each element's bytes, every replica), with its flat index.
+template <class F>
+// The sweep polls the command's deadline (EngineLimits::budget) every 2^16 keys.
+void for_each_key(const KernelContext& ctx, const ResolvedBuffer& b, F&& f) {
+  const std::int64_t bytes_per_elem = std::max<std::int64_t>(1, b.elem_bits / 8);
+  Pacer pace(ctx.limits.budget, fmt::format("storage keys of buffer '{}'", b.model->name),
+             static_cast<double>(b.layout->size()) * static_cast<double>(b.layout->tile().replica_count()) *
+                 static_cast<double>(bytes_per_elem),
+             "keys");
+  if (b.scope == prove::Scope::kTmem) {
+    const std::int64_t columns = ctx.target->tmem->columns;
+    for_each_tmem_cell(b, ctx.limits.max_enumeration_points, [&](std::int64_t flat, const TmemCell& c) {
+      pace.step(bytes_per_elem);
+      for (std::int64_t k = 0; k < bytes_per_elem; ++k) f(flat, tmem_key(c, columns) + k);
+    });
+  } else {
+    for_each_smem_byte(b, ctx.limits.max_enumeration_points, [&](std::int64_t flat, std::int64_t addr) {
+      pace.step(bytes_per_elem);
+      for (std::int64_t k = 0; k < bytes_per_elem; ++k) f(flat, addr + k);
+    });
+  }
 }
+
+// Keys past this span are not compared (a placement or layout this far apart is reported by
+// layout.bounds / the totals): 2^27 keys = 16 MiB of bitmap.
+constexpr std::int64_t kMaxSpan = std::int64_t{1} << 27;
 
 Footprint footprint(const KernelContext& ctx, const ResolvedBuffer& b) {
   Footprint f;
@@ -45,58 +77,67 @@ Footprint footprint(const KernelContext& ctx, const ResolvedBuffer& b) {
     f.why_not = "it has no dtype";
     return f;
   }
-  const auto& shape = b.model->shape;
-  std::int64_t n = 1;
-  for (auto e : shape) n = checked_mul(n, e);
-  const std::int64_t bytes_per_elem = std::max<std::int64_t>(1, b.elem_bits / 8);
-  const std::int64_t columns = ctx.target->tmem ? ctx.target->tmem->columns : 0;
-  std::vector<std::int64_t> coord(shape.size(), 0);
-  std::vector<std::pair<std::int64_t, std::int64_t>> tagged;  // key, flat element
-  for (std::int64_t flat = 0; flat < n; ++flat) {
-    if (b.scope == prove::Scope::kTmem) {
-      for (const TmemCell& c : tmem_images(b, coord))
-        for (std::int64_t k = 0; k < bytes_per_elem; ++k) tagged.emplace_back(tmem_key(c, k, columns), flat);
-    } else {
-      for (std::int64_t addr : smem_byte_images(b, coord))
-        for (std::int64_t k = 0; k < bytes_per_elem; ++k) tagged.emplace_back(addr + k, flat);
+  try {
+    std::int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for_each_key(ctx, b, [&](std::int64_t, std::int64_t key) {
+      lo = std::min(lo, key);
+      hi = std::max(hi, key);
+    });
+    if (lo > hi) {
+      f.why_not = "it has no elements";
+      return f;
     }
-    for (std::size_t d = shape.size(); d-- > 0;) {  // row-major odometer
-      if (++coord[d] < shape[d]) break;
-      coord[d] = 0;
+    if (hi - lo >= kMaxSpan) {
+      f.why_not = fmt::format("its storage spans {} bytes, past the {} this check compares", hi - lo + 1, kMaxSpan);
+      return f;
     }
+    f.lo = lo;
+    f.hi = hi;
+    f.bits.assign(static_cast<std::size_t>((hi - lo) / 64 + 1), 0);
+    for_each_key(ctx, b, [&](std::int64_t, std::int64_t key) {
+      const std::int64_t k = key - lo;
+      std::uint64_t& w = f.bits[static_cast<std::size_t>(k / 64)];
+      const std::uint64_t bit = std::uint64_t{1} << (k % 64);
+      if (!(w & bit)) ++f.count;
+      w |= bit;
+    });
+  } catch (const InputError& e) {
+    f.why_not = e.message();
+    return f;
   }
-  std::sort(tagged.begin(), tagged.end());
-  for (std::size_t i = 0; i < tagged.size(); ++i) {
-    if (i && tagged[i].first == tagged[i - 1].first) continue;
-    f.keys.push_back(tagged[i].first);
-  }
-  f.ok = true;  // elements for witnesses are found again by element_at()
+  f.ok = true;
   return f;
 }
 
-// The element of `b` (row-major coordinate) that covers storage key `key`.
-std::vector<std::int64_t> element_at(const KernelContext& ctx, const ResolvedBuffer& b, std::int64_t key) {
-  const auto& shape = b.model->shape;
-  std::int64_t n = 1;
-  for (auto e : shape) n *= e;
-  const std::int64_t bytes_per_elem = std::max<std::int64_t>(1, b.elem_bits / 8);
-  const std::int64_t columns = ctx.target->tmem ? ctx.target->tmem->columns : 0;
-  std::vector<std::int64_t> coord(shape.size(), 0);
-  for (std::int64_t flat = 0; flat < n; ++flat) {
-    if (b.scope == prove::Scope::kTmem) {
-      for (const TmemCell& c : tmem_images(b, coord))
-        for (std::int64_t k = 0; k < bytes_per_elem; ++k)
-          if (tmem_key(c, k, columns) == key) return coord;
-    } else {
-      for (std::int64_t addr : smem_byte_images(b, coord))
-        if (key >= addr && key < addr + bytes_per_elem) return coord;
+// The first key both footprints cover and how many they share; nullopt when none.
+std::optional<std::pair<std::int64_t, std::int64_t>> first_common(const Footprint& a, const Footprint& b) {
+  const std::int64_t lo = std::max(a.lo, b.lo), hi = std::min(a.hi, b.hi);
+  std::optional<std::int64_t> first;
+  std::int64_t n = 0;
+  for (std::int64_t key = lo; key <= hi;) {
+    // Word-aligned stepping on a's bitmap.
+    const std::int64_t ka = key - a.lo;
+    if (ka % 64 == 0 && key + 63 <= hi && a.bits[static_cast<std::size_t>(ka / 64)] == 0) {
+      key += 64;
+      continue;
     }
-    for (std::size_t d = shape.size(); d-- > 0;) {
-      if (++coord[d] < shape[d]) break;
-      coord[d] = 0;
+    if (a.has(key) && b.has(key)) {
+      if (!first) first = key;
+      ++n;
     }
+    ++key;
   }
-  return {};
+  if (!first) return std::nullopt;
+  return std::make_pair(*first, n);
+}
+
+// The element of `b` (buffer coordinate) whose storage covers `key`.
+std::vector<std::int64_t> element_at(const KernelContext& ctx, const ResolvedBuffer& b, std::int64_t key) {
+  std::int64_t found = -1;
+  for_each_key(ctx, b, [&](std::int64_t flat, std::int64_t k) {
+    if (k == key && found < 0) found = flat;
+  });
+  return found < 0 ? std::vector<std::int64_t>{} : coord_of_flat(b, found);
 }
 
 std::pair<std::size_t, std::size_t> live_range(const KernelModel& m, const BufferModel& b) {
@@ -150,23 +191,21 @@ std::vector<KernelFinding> overlap(const KernelContext& ctx) {
       const auto [a0, a1] = live_range(m, *ba.model);
       const auto [c0, c1] = live_range(m, *bc.model);
       if (a1 < c0 || c1 < a0) continue;
-      std::vector<std::int64_t> common;
-      std::set_intersection(fp[a].keys.begin(), fp[a].keys.end(), fp[c].keys.begin(), fp[c].keys.end(),
-                            std::back_inserter(common));
-      if (common.empty()) continue;
-      const std::int64_t key = common.front();
+      const auto common = first_common(fp[a], fp[c]);
+      if (!common) continue;
+      const auto [key, shared_units] = *common;
       const auto ea = element_at(ctx, ba, key), ec = element_at(ctx, bc, key);
       KernelFinding f = buffer_finding(
           ctx, a, prove::Status::kFail,
           fmt::format("buffers '{}' and '{}' are live at the same time and share {} storage units, first {}: "
                       "element {} of '{}' and element {} of '{}'",
-                      ba.model->name, bc.model->name, common.size(), cell_text(ctx, ba, key), coord_text(ea),
+                      ba.model->name, bc.model->name, shared_units, cell_text(ctx, ba, key), coord_text(ea),
                       ba.model->name, coord_text(ec), bc.model->name));
       f.related = {bc.model->name};
       f.witness = {{"a", {{"buffer", ba.model->name}, {"element", ea}}},
                    {"b", {{"buffer", bc.model->name}, {"element", ec}}},
                    {"cell", cell_json(ctx, ba, key)},
-                   {"shared_units", common.size()}};
+                   {"shared_units", shared_units}};
       f.fix = "place one of them elsewhere, declare one a view of the other (\"view_of\") if they alias on purpose, "
               "or give them disjoint \"live\" ranges";
       failed[a] = failed[c] = true;
@@ -184,7 +223,7 @@ std::vector<KernelFinding> overlap(const KernelContext& ctx) {
     } else {
       out.push_back(buffer_finding(ctx, j, prove::Status::kPass,
                                    fmt::format("shares no storage with a buffer live at the same time ({} bytes)",
-                                               fp[j].keys.size())));
+                                               fp[j].count)));
     }
   }
   // Totals against the target.
@@ -193,17 +232,18 @@ std::vector<KernelFinding> overlap(const KernelContext& ctx) {
   std::int64_t tmem_cols = 0;
   std::string tmem_last;
   for (std::size_t j = 0; j < nb; ++j) {
-    if (!fp[j].ok || fp[j].keys.empty()) continue;
+    if (!fp[j].ok || fp[j].count == 0) continue;
     const ResolvedBuffer& b = ctx.buffers[j];
-    if (b.scope == prove::Scope::kShared && fp[j].keys.back() + 1 > smem_end) {
-      smem_end = fp[j].keys.back() + 1;
+    if (b.scope == prove::Scope::kShared && fp[j].hi + 1 > smem_end) {
+      smem_end = fp[j].hi + 1;
       smem_last = b.model->name;
     }
     if (b.scope == prove::Scope::kTmem) {
+      // The highest column any covered key reaches (keys are lane-major, so scan the lanes' ends).
       const std::int64_t columns = ctx.target->tmem->columns;
-      for (auto k : fp[j].keys)
-        if ((k / 4) % columns + 1 > tmem_cols) {
-          tmem_cols = (k / 4) % columns + 1;
+      for (std::int64_t key = fp[j].lo; key <= fp[j].hi; ++key)
+        if ((key / 4) % columns + 1 > tmem_cols && fp[j].has(key)) {
+          tmem_cols = (key / 4) % columns + 1;
           tmem_last = b.model->name;
         }
     }

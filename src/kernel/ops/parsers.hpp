@@ -26,6 +26,7 @@ void parse_wgmma(ObjectReader& o, Op& op, OpEnv& env);         // wgmma
 void parse_ldmatrix(ObjectReader& o, Op& op, OpEnv& env);      // ldmatrix, stmatrix
 void parse_mma_sync(ObjectReader& o, Op& op, OpEnv& env);      // mma.sync
 void parse_smem_access(ObjectReader& o, Op& op, OpEnv& env);   // smem.access
+void parse_cast(ObjectReader& o, Op& op, OpEnv& env);          // cast
 
 // "MK" / "KM" style operand dims; returns true when transposed (the second spelling).
 bool read_operand_dims(ObjectReader& o, const char* key, const char* normal, const char* transposed);

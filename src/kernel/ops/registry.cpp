@@ -31,6 +31,7 @@ const std::vector<KindEntry>& kinds() {
       {"stmatrix", parse_ldmatrix},
       {"mma.sync", parse_mma_sync},
       {"smem.access", parse_smem_access},
+      {"cast", parse_cast},
   };
   return k;
 }

@@ -53,6 +53,8 @@ void parse_tcgen05_mma(ObjectReader& o, Op& op, OpEnv& env) {
   m.sfa_region = env.opt_region(o, "sfa_region", kTmemScope);
   m.sfb_region = env.opt_region(o, "sfb_region", kTmemScope);
   m.scale_vec = o.opt_choice("scale_vec", {"1X", "2X", "4X"}).value_or("");
+  m.sfa_id = static_cast<int>(o.opt_integer("sfa_id", 0, 3).value_or(0));
+  m.sfb_id = static_cast<int>(o.opt_integer("sfb_id", 0, 3).value_or(0));
   m.ws = o.flag("ws");
   const bool accumulate = o.opt_bool("accumulate").value_or(true);
   if (is_block_scaled(m.mma_kind) != (m.sfa && m.sfb && !m.scale_vec.empty()))

@@ -1,0 +1,32 @@
+// tirx_verify/report/sarif.hpp — a run as a SARIF 2.1.0 log, for code-scanning dashboards.
+//
+// One run; the tool's driver names tirx-verify with its version and lists one rule per check id
+// (layout and kernel checks, and the input-error ids a result uses) with its one-line
+// description and default level. One result per failed or undecided item:
+//   ruleId / ruleIndex   the check id and its index in the rules
+//   level                error | warning | note (the finding's severity; undecided: note)
+//   kind                 fail (a finding), open (undecided)
+//   message.text         the finding's message, then the witness (JSON) and the fix
+//   locations            physicalLocation: the model file, line/column of the buffer's or op's
+//                        JSON object; logicalLocations: kernel/subject (kind "member", the
+//                        kernel as parent)
+//   partialFingerprints  {"tirxVerifyKey/v1": the baseline key}: stable across runs
+//   baselineState        "unchanged" for a finding the baseline knows, else "new" (only with
+//                        --baseline); known findings also carry an external suppression
+//   properties           kernel, subject_kind, subject, witness, fix, related
+// (SARIF 2.1.0, OASIS Standard, sections 3.13 sarifLog, 3.14 run, 3.18 tool, 3.19 toolComponent,
+// 3.49 reportingDescriptor, 3.27 result, 3.28 location, 3.29 physicalLocation, 3.30 region.)
+#pragma once
+
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tirx_verify/report/report.hpp"
+
+namespace tirx::report {
+
+// with_baseline: the run used a baseline (results get baselineState).
+nlohmann::json sarif_log(const std::vector<Item>& items, const Summary& s, bool with_baseline);
+
+}  // namespace tirx::report

@@ -1,0 +1,96 @@
+// SARIF 2.1.0 output (sarif.hpp).
+#include "tirx_verify/report/sarif.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "tirx_verify/kernel/kernel_check.hpp"
+
+namespace tirx::report {
+
+namespace {
+
+using nlohmann::json;
+
+std::string level_of(prove::Severity s) { return std::string(prove::severity_name(s)); }
+
+// Forward slashes, no leading "./": SARIF artifact locations are URI references.
+std::string uri_of(const std::string& path) {
+  std::string u = path;
+  for (char& c : u)
+    if (c == '\\') c = '/';
+  if (u.rfind("./", 0) == 0) u = u.substr(2);
+  const bool absolute = !u.empty() && u.front() == '/';
+  std::string out;
+  for (char c : u) {
+    if (c == ' ' || c == '%' || c == '#' || c == '?') {
+      out += fmt::format("%{:02X}", static_cast<unsigned char>(c));
+    } else {
+      out += c;
+    }
+  }
+  return absolute ? "file://" + out : out;  // an absolute path is a file URI; a relative one a URI reference
+}
+
+}  // namespace
+
+json sarif_log(const std::vector<Item>& items, const Summary& s, bool with_baseline) {
+  json rules = json::array();
+  std::map<std::string, std::size_t> rule_index;
+  auto add_rule = [&](std::string_view id, std::string_view description, prove::Severity sev) {
+    if (rule_index.count(std::string(id))) return;
+    rule_index[std::string(id)] = rules.size();
+    rules.push_back({{"id", std::string(id)},
+                     {"name", std::string(id)},
+                     {"shortDescription", {{"text", std::string(description)}}},
+                     {"defaultConfiguration", {{"level", level_of(sev)}}},
+                     {"help", {{"text", "docs/checks.md describes this check, its witness and its fix messages"}}}});
+  };
+  for (const auto& c : prove::checks()) add_rule(c.id, c.description, c.severity);
+  for (const auto& c : kernel::kernel_checks()) add_rule(c.id, c.description, c.severity);
+  for (const auto& it : items)
+    if (it.input_error) add_rule(it.check, "the model or layout is bad input (see the message)", prove::Severity::kError);
+
+  json results = json::array();
+  for (const auto& it : items) {
+    const bool undecided = it.status == prove::Status::kUndecided;
+    if (!it.failed() && !undecided) continue;
+    std::string text = it.message;
+    if (!it.witness.is_null() && it.status == prove::Status::kFail) text += " Witness: " + it.witness.dump() + ".";
+    if (!it.fix.empty()) text += " Fix: " + it.fix + ".";
+    const std::string kernel = it.model ? it.model->kernel : std::string();
+    json loc = {{"physicalLocation",
+                 {{"artifactLocation", {{"uri", uri_of(it.model ? it.model->path.string() : std::string())}}},
+                  {"region", {{"startLine", std::max(1, it.position.line)}, {"startColumn", std::max(1, it.position.column)}}}}},
+                {"logicalLocations",
+                 json::array({{{"name", it.subject},
+                               {"fullyQualifiedName", kernel + "/" + it.subject},
+                               {"kind", it.subject_kind == "kernel" ? "module" : "member"}}})}};
+    json r = {{"ruleId", it.check},
+              {"ruleIndex", rule_index.at(it.check)},
+              {"level", undecided ? std::string("note") : level_of(it.severity)},
+              {"kind", undecided ? "open" : "fail"},
+              {"message", {{"text", text}}},
+              {"locations", json::array({loc})},
+              {"partialFingerprints", {{"tirxVerifyKey/v1", it.key()}}},
+              {"properties",
+               {{"kernel", kernel}, {"subject_kind", it.subject_kind}, {"subject", it.subject}, {"witness", it.witness},
+                {"fix", it.fix}, {"related", it.related}}}};
+    if (with_baseline) r["baselineState"] = it.known ? "unchanged" : "new";
+    if (it.known)
+      r["suppressions"] = json::array({{{"kind", "external"}, {"justification", "listed in the tirx-verify baseline"}}});
+    results.push_back(std::move(r));
+  }
+  json run = {{"tool",
+               {{"driver",
+                 {{"name", kToolName}, {"version", kToolVersion}, {"semanticVersion", kToolVersion}, {"rules", rules}}}}},
+              {"results", results},
+              {"columnKind", "unicodeCodePoints"},
+              {"properties",
+               {{"kernels", s.kernels}, {"buffers", s.buffers}, {"ops", s.ops}, {"exit_code", exit_code(s)}}}};
+  return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", json::array({run})}};
+}
+
+}  // namespace tirx::report
