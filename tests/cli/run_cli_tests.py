@@ -33,7 +33,8 @@ directory instead of the fixtures' (for inputs past the kernel's 128 KB limit on
 read from a model file).
 
 Every run is checked for what no input may cause, whatever the case expects:
-  * with --json among the options (before any "--"), stdout is exactly one JSON document;
+  * with --json among the options (before any "--"), stdout is exactly one JSON document (or
+    empty, when -o FILE took the report);
   * no signal (crash, abort), no sanitizer report, no exit code 4 (internal error) unless the
     case expects it;
   * a timeout (--timeout, default 60 s) and a memory limit (--memory-mb, default 2048): the
@@ -283,7 +284,9 @@ class Runner:
             problems.append("internal error (exit 4)")
         doc = None
         options = argv[:argv.index(b"--")] if b"--" in argv else argv  # after "--" all are values
-        if any(a == b"--json" or a.startswith(b"--json=") for a in options) and not r["timed_out"]:
+        to_file = any(a in (b"-o", b"--output") or a.startswith(b"--output=") for a in options)
+        if (any(a == b"--json" or a.startswith(b"--json=") for a in options) and not r["timed_out"]
+                and not (to_file and r["out"] == b"")):  # -o FILE: the document went to the file
             try:
                 doc = json.loads(r["out"].decode("utf-8"))
             except (UnicodeDecodeError, json.JSONDecodeError) as e:

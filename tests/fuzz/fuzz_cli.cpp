@@ -13,7 +13,7 @@
 //     --target-file see only what the input names there (nothing), never the machine's files;
 //   * more than 4 MB of output (a layout listing millions of elements): the run stops there.
 // Every subcommand that computes gets a small budget, --time-limit 1 --memory-limit 256, and
-// check and equiv small engine limits (--z3-timeout-ms 100, check --max-points 100000), each
+// check and equiv small engine limits (--z3-timeout-ms 20; check and run --max-points 10000), each
 // unless the input sets it itself: a run past its budget must answer undecided, so a hang
 // (-timeout) is a finding, a budget nobody enforced.
 //
@@ -91,9 +91,13 @@ const std::filesystem::path& scratch_directory() {
 class InScratch {
  public:
   InScratch() : saved_(std::filesystem::current_path()) { std::filesystem::current_path(scratch_directory()); }
+  // Back to where we were, and the scratch emptied: what one input wrote (run -o FILE) is not
+  // there for the next.
   ~InScratch() {
     std::error_code ec;
     std::filesystem::current_path(saved_, ec);
+    for (const auto& e : std::filesystem::directory_iterator(scratch_directory(), ec))
+      std::filesystem::remove_all(e.path(), ec);
   }
 
  private:
@@ -133,15 +137,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!has(args, "--time-limit")) extra.insert(extra.end(), {"--time-limit", "1"});
     if (!has(args, "--memory-limit")) extra.insert(extra.end(), {"--memory-limit", "256"});
     if ((args[0] == "check" || args[0] == "equiv") && !has(args, "--z3-timeout-ms"))
-      extra.insert(extra.end(), {"--z3-timeout-ms", "100"});
-    if (args[0] == "check" && !has(args, "--max-points")) extra.insert(extra.end(), {"--max-points", "100000"});
+      extra.insert(extra.end(), {"--z3-timeout-ms", "20"});
+    if ((args[0] == "check" || args[0] == "run") && !has(args, "--max-points"))
+      extra.insert(extra.end(), {"--max-points", "10000"});
     args.insert(args.begin() + static_cast<std::ptrdiff_t>(at), extra.begin(), extra.end());
   }
 
-  bool json = false;
+  bool json = false, to_file = false;
   for (const auto& a : args) {
     if (a == "--") break;
     if (a == "--json" || a.rfind("--json=", 0) == 0) json = true;
+    if (a == "-o" || a == "--output" || a.rfind("--output=", 0) == 0) to_file = true;
   }
 
   CappedBuf out_buf(kOutputCap), err_buf(kOutputCap);
@@ -173,7 +179,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                "exit 2 without a diagnostic (stderr: %.300s) for %s", e.c_str(), shown.c_str());
   FUZZ_CHECK(!tirx::invalid_utf8_at(o) && !tirx::invalid_utf8_at(e), "output that is not UTF-8 (%.300s | %.300s) for %s",
              o.c_str(), e.c_str(), shown.c_str());
-  if (json) {
+  if (json && !(to_file && o.empty())) {  // -o FILE: the document went to the file
     const bool valid = nlohmann::json::accept(o);
     FUZZ_CHECK(valid, "--json output is not one JSON document (%.300s) for %s", o.c_str(), shown.c_str());
   }

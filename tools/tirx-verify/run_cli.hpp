@@ -7,8 +7,8 @@
 //   * the return value is an exit code: 0 verified, 1 violations found, 2 bad input or usage
 //     (a diagnostic "error[<check id>]: ..." on `err`), 3 undecided (the limit is named), or
 //     4 internal error (an exception that is a bug of tirx-verify; the message says so);
-//   * with --json anywhere in the arguments, `out` receives exactly one JSON document: the
-//     subcommand's report, {"error": {"id", "message", "pos"?, "note"?}} for bad input and
+//   * with --json among the options (before any "--"), `out` receives exactly one JSON
+//     document (nothing, when `run -o FILE` writes the report to FILE): the subcommand's report, {"error": {"id", "message", "pos"?, "note"?}} for bad input and
 //     command-line errors, {"help": TEXT} for --help, {"version": TEXT} for --version;
 //   * nothing escapes: CLI11 parse errors map to cli.usage with "did you mean" (cli_errors.hpp),
 //     option values are checked before any subcommand runs (option_checks.hpp), std::bad_alloc
