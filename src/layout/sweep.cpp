@@ -37,13 +37,15 @@ Sweep::Sweep(const TileLayout& l, bool include_replicas, bool exclude_declared_b
     const Iter& it = l.shard[k];
     if (exclude_declared_broadcast && it.is_declared_broadcast()) continue;  // digit fixed at 0
     extend(it);
-    shard_.push_back(Step{slot_[it.axis.index()], it.extent, it.stride, weight[k]});
+    shard_.push_back(Step{slot_[it.axis.index()], it.extent, it.stride, weight[k],
+                          checked_mul(it.extent - 1, it.stride, "coordinate range")});
     visited = checked_mul(visited, it.extent, "sweep size");
   }
   if (include_replicas)
     for (const Iter& it : l.replica) {
       extend(it);
-      replica_.push_back(Step{slot_[it.axis.index()], it.extent, it.stride, 0});
+      replica_.push_back(Step{slot_[it.axis.index()], it.extent, it.stride, 0,
+                              checked_mul(it.extent - 1, it.stride, "coordinate range")});
       replicas_ = checked_mul(replicas_, it.extent, "replica count");
     }
   points_ = checked_mul(visited, replicas_, "sweep size");

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 
 #include "checks_internal.hpp"
@@ -85,8 +86,9 @@ std::optional<Difference> difference(const Layout& a, const Layout& b, std::int6
     d.b_count = static_cast<std::int64_t>(ib.size());
     return d;
   }
-  // Too many copies to build: look for one of the first images of a side that the other lacks,
-  // streaming the other side's copies (no memory, O(copies) each).
+  // Too many copies to build: look for one of the first images of a side that the other lacks
+  // (decoded, or streaming the other side's copies: no memory, O(copies) each), then for an
+  // extreme image of one side outside the other's range.
   d.streamed = true;
   d.a = first_images(a, flat, axes, kListedImages);
   d.b = first_images(b, flat, axes, kListedImages);
@@ -99,6 +101,17 @@ std::optional<Difference> difference(const Layout& a, const Layout& b, std::int6
     if (!contains(a, flat, axes, i, budget)) {
       d.b_only.push_back(i);
       return d;
+    }
+  // The ranges of each side's copies on each affine axis: where one side reaches further, its
+  // extreme image lies outside the other's range, so the other side lacks it (no streaming).
+  const std::vector<Extreme> ea = extremes(a, flat, axes), eb = extremes(b, flat, axes);
+  for (const Extreme& x : ea)
+    for (const Extreme& y : eb) {
+      if (x.axis != y.axis) continue;
+      if (x.hi > y.hi) return d.a_only.push_back(x.max_image), d;
+      if (x.lo < y.lo) return d.a_only.push_back(x.min_image), d;
+      if (y.hi > x.hi) return d.b_only.push_back(y.max_image), d;
+      if (y.lo < x.lo) return d.b_only.push_back(y.min_image), d;
     }
   d.unresolved = true;
   return d;
@@ -135,6 +148,10 @@ CheckResult check_equivalent(const CheckInput& in) {
     return res;
   }
   const std::vector<Axis> axes = union_axes(a, b);
+  // An engine found a differing element whose image sets are too large to compare: the sets are
+  // that large for every element (replica counts are per layout), so another engine's witness
+  // would end the same way; auto mode does not spend the budget on it.
+  bool unresolvable = false;
   auto attempt = [&](Engine e) {
     CheckResult r;
     r.id = "layout.equivalent";
@@ -151,10 +168,12 @@ CheckResult check_equivalent(const CheckInput& in) {
     const std::optional<Difference> d = difference(a, b, *ans.flat, axes, in.limits.budget);
     if (!d) return witness_rejected(r, fmt::format("element {} has equal image sets", *ans.flat));
     if (d->unresolved) {
+      unresolvable = true;
       r.status = Status::kUndecided;
       r.message = fmt::format(
           "{} says element {} differs, but its image sets ({} and {} replica copies) are too large to compare "
-          "(more than {}), and none of the first {} images of either side is missing from the other",
+          "(more than {}), none of the first {} images of either side is missing from the other, and both "
+          "sides span the same range on every axis",
           r.engine, *ans.flat, d->a_count, d->b_count, kMaxMaterializedImages, kListedImages);
       return r;
     }
@@ -188,11 +207,16 @@ CheckResult check_equivalent(const CheckInput& in) {
                                         ? std::vector<Engine>{Engine::kGf2, Engine::kEnum, Engine::kZ3}
                                         : std::vector<Engine>{Engine::kGf2, Engine::kZ3, Engine::kEnum};
   auto gate = [&](Engine e) -> std::string {
+    if (unresolvable)
+      return fmt::format("not run: its witness would be as unresolvable (image sets of more than {} copies)",
+                         kMaxMaterializedImages);
     if (e != Engine::kEnum) return {};
     const std::int64_t reps = std::max(a.tile().replica_count(), b.tile().replica_count());
     std::int64_t bytes = 0;
     if (__builtin_mul_overflow(reps, static_cast<std::int64_t>(axes.size() * 64 + 96), &bytes)) bytes = INT64_MAX;
-    return enum_gate(in, static_cast<double>(points) * kEnumDenseNsPerPoint * 1e-9, bytes, points);
+    // Each element's image sets are sorted: about log2(replicas) comparisons per point more.
+    const double per_point = kEnumDenseNsPerPoint * (1 + std::log2(static_cast<double>(reps)) / 3);
+    return enum_gate(in, static_cast<double>(points) * per_point * 1e-9, bytes, points);
   };
   return dispatch(in, order, engines, attempt, gate);
 }

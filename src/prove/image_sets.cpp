@@ -27,8 +27,9 @@ ImageStream::ImageStream(const Layout& l, std::int64_t flat, std::span<const Axi
 }
 
 void ImageStream::refresh() {
+  if (m_slot_ < 0) return;  // image() is value_ itself
   image_ = value_;
-  if (m_slot_ >= 0) image_[static_cast<std::size_t>(m_slot_)] = swz_->apply(image_[static_cast<std::size_t>(m_slot_)]);
+  image_[static_cast<std::size_t>(m_slot_)] = swz_->apply(image_[static_cast<std::size_t>(m_slot_)]);
 }
 
 bool ImageStream::advance() {
@@ -47,62 +48,67 @@ bool ImageStream::advance() {
 
 namespace {
 
-// Membership by decoding, O(replica iters): the image minus the element's base value must be
-// sum r_k * s_k over the replica iters of each axis with 0 <= r_k < e_k. When, on every axis,
-// each |stride| exceeds the reach sum (e_j - 1)|s_j| of the smaller ones, that representation is
-// unique and the digits come out largest stride first (the rest of the sum spans less than one
-// step of it). nullopt when the condition fails on some axis (then the copies are streamed).
-std::optional<bool> decode_member(const Layout& l, std::int64_t flat, std::span<const Axis> axes, const Image& img) {
-  const TileLayout& t = l.tile();
-  const Coord base = t.apply_iters(t.split(flat));
-  for (std::size_t i = 0; i < axes.size(); ++i) {
-    __int128 d = static_cast<__int128>(img[i]) - (base.has(axes[i]) ? base.get(axes[i]) : 0);
-    if (const SwizzleSpec* z = l.swizzle(); z && axes[i] == Axis(AxisId::m))  // the swizzle is an involution
-      d = static_cast<__int128>(z->apply(img[i])) - (base.has(axes[i]) ? base.get(axes[i]) : 0);
-    std::vector<Iter> its;
-    for (const Iter& it : t.replica)
-      if (it.axis == axes[i] && it.extent > 1 && it.stride != 0) its.push_back(it);
-    std::sort(its.begin(), its.end(), [](const Iter& a, const Iter& b) {
-      return static_cast<__int128>(a.stride < 0 ? -static_cast<__int128>(a.stride) : a.stride) <
-             static_cast<__int128>(b.stride < 0 ? -static_cast<__int128>(b.stride) : b.stride);
-    });
-    std::vector<__int128> lo(its.size() + 1, 0), hi(its.size() + 1, 0);  // range of the sum of iters [0, k)
-    for (std::size_t k = 0; k < its.size(); ++k) {
-      const __int128 step = static_cast<__int128>(its[k].extent - 1) * its[k].stride;
-      const __int128 mag = its[k].stride < 0 ? -static_cast<__int128>(its[k].stride) : its[k].stride;
-      if (mag <= hi[k] - lo[k]) return std::nullopt;  // not uniquely decodable
-      lo[k + 1] = lo[k] + (step < 0 ? step : 0);
-      hi[k + 1] = hi[k] + (step > 0 ? step : 0);
-    }
-    for (std::size_t k = its.size(); k-- > 0;) {
-      const __int128 s = its[k].stride;
-      // r * s in [d - hi[k], d - lo[k]]: at most one multiple of s lies there.
-      const __int128 a = d - hi[k], b = d - lo[k];
-      auto fdiv = [](__int128 x, __int128 y) {
-        __int128 q = x / y;
-        if ((x % y != 0) && ((x < 0) != (y < 0))) --q;
-        return q;
-      };
-      const __int128 r = s > 0 ? fdiv(b, s) : fdiv(-a, -s);
-      if (r * s < a || r * s > b || r < 0 || r >= its[k].extent) return false;
-      d -= r * s;
-    }
-    if (d != 0) return false;
-  }
-  return true;
+using i128 = __int128;
+
+i128 abs128(i128 x) { return x < 0 ? -x : x; }
+
+// floor(x / y), y != 0.
+i128 floor_div(i128 x, i128 y) {
+  i128 q = x / y;
+  if ((x % y != 0) && ((x < 0) != (y < 0))) --q;
+  return q;
+}
+i128 ceil_div(i128 x, i128 y) { return -floor_div(-x, y); }
+
+// Is `d` = sum r_k * s_k over the iters its[k..] with 0 <= r_k < e_k? The iters are sorted by
+// decreasing |stride|; [lo[k], hi[k]] is the range of that sum. Depth-first over the digit of
+// the largest stride first, trying only the digits that leave a remainder inside the range of
+// the rest: one digit per level when each |stride| exceeds the reach of the smaller ones (the
+// usual, uniquely decodable case), and at most (iters x copies) nodes in the worst case.
+bool representable(const std::vector<Iter>& its, std::size_t k, i128 d, const std::vector<i128>& lo,
+                   const std::vector<i128>& hi, Pacer& pace) {
+  pace.step();
+  if (k == its.size()) return d == 0;
+  if (d < lo[k] || d > hi[k]) return false;
+  const i128 s = its[k].stride;
+  // r * s in [d - hi[k+1], d - lo[k+1]]
+  const i128 a = d - hi[k + 1], b = d - lo[k + 1];
+  i128 r0 = s > 0 ? ceil_div(a, s) : ceil_div(b, s);
+  i128 r1 = s > 0 ? floor_div(b, s) : floor_div(a, s);
+  r0 = std::max<i128>(r0, 0);
+  r1 = std::min<i128>(r1, its[k].extent - 1);
+  for (i128 r = r0; r <= r1; ++r)
+    if (representable(its, k + 1, d - r * s, lo, hi, pace)) return true;
+  return false;
 }
 
 }  // namespace
 
 bool contains(const Layout& l, std::int64_t flat, std::span<const Axis> axes, const Image& img, Budget* budget) {
-  if (const std::optional<bool> member = decode_member(l, flat, axes, img)) return *member;
-  ImageStream s(l, flat, axes);
-  Pacer pace(budget, "witness image sets", static_cast<double>(s.count()), "replica copies");
-  do {
-    pace.step();
-    if (s.image() == img) return true;
-  } while (s.advance());
-  return false;
+  const TileLayout& t = l.tile();
+  (void)Sweep(t, /*include_replicas=*/true);  // every reachable value fits int64
+  const Coord base = t.apply_iters(t.split(flat));
+  const SwizzleSpec* z = l.swizzle();
+  // A replica iter whose axis is not compared changes no compared value.
+  Pacer pace(budget, "witness image sets", static_cast<double>(t.replica_count()), "replica copies");
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    // The swizzle is an involution on m: un-swizzle the image, then it is affine in the digits.
+    const std::int64_t v = z && axes[i] == Axis(AxisId::m) ? z->apply(img[i]) : img[i];
+    const i128 d = static_cast<i128>(v) - (base.has(axes[i]) ? base.get(axes[i]) : 0);
+    std::vector<Iter> its;
+    for (const Iter& it : t.replica)
+      if (it.axis == axes[i] && it.extent > 1 && it.stride != 0) its.push_back(it);
+    std::sort(its.begin(), its.end(),
+              [](const Iter& x, const Iter& y) { return abs128(x.stride) > abs128(y.stride); });
+    std::vector<i128> lo(its.size() + 1, 0), hi(its.size() + 1, 0);  // range of the sum of iters [k, n)
+    for (std::size_t k = its.size(); k-- > 0;) {
+      const i128 step = static_cast<i128>(its[k].extent - 1) * its[k].stride;
+      lo[k] = lo[k + 1] + (step < 0 ? step : 0);
+      hi[k] = hi[k + 1] + (step > 0 ? step : 0);
+    }
+    if (!representable(its, 0, d, lo, hi, pace)) return false;
+  }
+  return true;
 }
 
 std::vector<Image> materialize(const Layout& l, std::int64_t flat, std::span<const Axis> axes, Budget* budget,
@@ -118,6 +124,43 @@ std::vector<Image> materialize(const Layout& l, std::int64_t flat, std::span<con
   while (s.advance());
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::vector<Extreme> extremes(const Layout& l, std::int64_t flat, std::span<const Axis> axes) {
+  const TileLayout& t = l.tile();
+  (void)Sweep(t, /*include_replicas=*/true);  // every value below fits int64
+  const Coord c = t.apply_iters(t.split(flat));
+  Image base(axes.size(), 0);
+  for (std::size_t i = 0; i < axes.size(); ++i) base[i] = c.has(axes[i]) ? c.get(axes[i]) : 0;
+  const SwizzleSpec* z = l.swizzle();
+  // The image of the replica digits `digits` (swizzle applied to m).
+  auto image_of = [&](const std::vector<std::int64_t>& digits) {
+    Image img = base;
+    for (std::size_t k = 0; k < t.replica.size(); ++k)
+      for (std::size_t i = 0; i < axes.size(); ++i)
+        if (t.replica[k].axis == axes[i]) img[i] += digits[k] * t.replica[k].stride;
+    for (std::size_t i = 0; i < axes.size(); ++i)
+      if (z && axes[i] == Axis(AxisId::m)) img[i] = z->apply(img[i]);
+    return img;
+  };
+  std::vector<Extreme> out;
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    if (z && axes[i] == Axis(AxisId::m)) continue;  // not affine in the digits
+    std::vector<std::int64_t> dmax(t.replica.size(), 0), dmin(t.replica.size(), 0);
+    for (std::size_t k = 0; k < t.replica.size(); ++k) {
+      const Iter& it = t.replica[k];
+      if (it.axis != axes[i] || it.extent < 2 || it.stride == 0) continue;
+      (it.stride > 0 ? dmax : dmin)[k] = it.extent - 1;
+    }
+    Extreme e;
+    e.axis = i;
+    e.max_image = image_of(dmax);
+    e.min_image = image_of(dmin);
+    e.hi = e.max_image[i];
+    e.lo = e.min_image[i];
+    out.push_back(std::move(e));
+  }
   return out;
 }
 

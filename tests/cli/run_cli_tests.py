@@ -37,7 +37,7 @@ Every run is checked for what no input may cause, whatever the case expects:
     empty, when -o FILE took the report);
   * no signal (crash, abort), no sanitizer report, no exit code 4 (internal error) unless the
     case expects it;
-  * a timeout (--timeout, default 60 s) and a memory limit (--memory-mb, default 2048): the
+  * a timeout (--timeout, default 120 s) and a memory limit (--memory-mb, default 2048): the
     address space limit (RLIMIT_AS) in a normal build, ASan's hard_rss_limit_mb in a sanitized
     one (ASan reserves terabytes of address space, so RLIMIT_AS cannot apply there).
 Cases run in parallel (--jobs, default: the number of CPUs). Prints one line per case,
@@ -330,7 +330,8 @@ def main():
     ap.add_argument("--exclude", default="", help="glob of case files to skip")
     ap.add_argument("-k", default="", help="only cases whose name contains this")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
-    ap.add_argument("--timeout", type=float, default=60, help="seconds per case (x4 for a sanitized binary)")
+    ap.add_argument("--timeout", type=float, default=120,
+                    help="seconds per case (x4 for a sanitized binary); above the default --time-limit of 60 s")
     ap.add_argument("--memory-mb", type=int, default=2048)
     a = ap.parse_args()
     root = os.path.abspath(a.root)

@@ -3,9 +3,8 @@
 // apply() answers one element; a proof by enumeration needs all of them, fast. Sweep walks the
 // shard digits as an odometer (last digit fastest, i.e. flat index order) and, optionally, every
 // replica combination of each element (replica digits fastest), keeping one running int64 per
-// used axis: stepping digit k adds stride_k to its axis, a wrap subtracts (extent_k-1) * stride_k
-// (the odometer never steps a digit past its last value, so every running value is a coordinate
-// of a point it visits).
+// used axis: stepping digit k adds stride_k to its axis, a wrap subtracts (extent_k - 1) * stride_k
+// (the loop never steps past the last digit, so every value it holds is a reachable coordinate).
 // No division, no allocation in the loop.
 //
 //   S[(2,3):(10,1)]      flat: 0    1    2    3    4    5
@@ -51,6 +50,7 @@ class Sweep {
   struct Step {
     int slot;
     std::int64_t extent, stride, flat_weight;
+    std::int64_t wrap;  // (extent - 1) * stride: what returning the digit to 0 subtracts
   };
   std::vector<Axis> axes_;
   std::vector<int> slot_ = std::vector<int>(kNumAxes, -1);
@@ -72,24 +72,22 @@ void Sweep::for_each(F&& f) const {
       } else {
         f(flat, r, v.data());
       }
-      // advance replica odometer. A digit steps only to values it takes and wraps back by
-      // (extent-1)*stride: every intermediate value is a coordinate of a visited point, so
-      // nothing overflows (stepping past the last digit first overflowed for S[2:-2^63]).
+      // advance replica odometer
       std::size_t k = nr;
       while (k > 0) {
         --k;
         const Step& s = replica_[k];
-        if (++rd[k] < s.extent) {
+        if (++rd[k] < s.extent) {  // step only to a digit that exists: its value is in range
           v[s.slot] += s.stride;
           goto next_replica;
         }
-        v[s.slot] -= (s.extent - 1) * s.stride;
+        v[s.slot] -= s.wrap;  // back to digit 0 (wrap = (extent-1)*stride, checked at construction)
         rd[k] = 0;
       }
       break;  // replicas wrapped (or none)
     next_replica:;
     }
-    // advance shard odometer (the same way)
+    // advance shard odometer
     std::size_t k = ns;
     while (true) {
       if (k == 0) return;
@@ -100,7 +98,7 @@ void Sweep::for_each(F&& f) const {
         flat += s.flat_weight;
         break;
       }
-      if (s.slot >= 0) v[s.slot] -= (s.extent - 1) * s.stride;
+      if (s.slot >= 0) v[s.slot] -= s.wrap;
       flat -= (s.extent - 1) * s.flat_weight;
       sd[k] = 0;
     }
