@@ -328,8 +328,9 @@ void register_check(CLI::App& app, int& exit_code) {
   cmd->add_option("--alloc-cols", o->alloc_cols, "TMEM allocation in 32-bit columns")
       ->transform(int_range(std::numeric_limits<std::int64_t>::min()));  // tmem.alloc judges the value
   cmd->add_option("--alloc-elems", o->alloc_elems, "Memory allocation on m, in elements (an integer expression; may use --param names)");
-  cmd->add_option("--target", o->target, "Target name (models/targets/NAME.json)");
-  cmd->add_option("--target-file", o->target_file, "Target description file");
+  CLI::Option* target = cmd->add_option("--target", o->target, "Target name (models/targets/NAME.json)");
+  cmd->add_option("--target-file", o->target_file, "Target description file (instead of --target)")
+      ->excludes(target);  // both given: which one counts would be a silent choice
   cmd->add_option("--max-points", o->max_points, "Enumeration limit (points); past it a check is undecided")
       ->transform(int_range(1));
   cmd->add_option("--access", o->access,

@@ -104,9 +104,10 @@ void register_run(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<Opts>();
   CLI::App* cmd = app.add_subcommand("run", "Check every buffer layout and op of kernel model files (default: models/kernels)");
   cmd->add_option("paths", o->paths, "Model files or directories");
-  cmd->add_option("--format", o->format, "Output format: text (default), json, sarif (SARIF 2.1.0), junit (JUnit XML)")
-      ->check(CLI::IsMember({"text", "json", "sarif", "junit"}));
-  cmd->add_flag("--json", o->json, "Same as --format json");
+  CLI::Option* format =
+      cmd->add_option("--format", o->format, "Output format: text (default), json, sarif (SARIF 2.1.0), junit (JUnit XML)")
+          ->check(CLI::IsMember({"text", "json", "sarif", "junit"}));
+  cmd->add_flag("--json", o->json, "Same as --format json")->excludes(format);  // not a silent winner of the two
   cmd->add_option("-o,--output", o->output, "Write the report to FILE instead of standard output");
   cmd->add_option("--fail-on", o->fail_on, "Lowest severity of a new finding that fails the run (exit 1): error, warning, note")
       ->check(CLI::IsMember({"error", "warning", "note"}));

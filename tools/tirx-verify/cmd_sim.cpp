@@ -43,8 +43,9 @@ struct TargetOpts {
 };
 
 void add_target_opts(CLI::App* cmd, TargetOpts& o) {
-  cmd->add_option("--target", o.target, "Target name under models/targets (sm_90a, sm_100a)")->capture_default_str();
-  cmd->add_option("--target-file", o.target_file, "Target JSON file (instead of --target)");
+  CLI::Option* target =
+      cmd->add_option("--target", o.target, "Target name under models/targets (sm_90a, sm_100a)")->capture_default_str();
+  cmd->add_option("--target-file", o.target_file, "Target JSON file (instead of --target)")->excludes(target);
   cmd->add_flag("--json", o.json, "Machine-readable output on stdout");
   add_budget_options(cmd, o.budget);
 }
