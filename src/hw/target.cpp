@@ -3,13 +3,13 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "tirx_verify/layout/error.hpp"
+#include "tirx_verify/layout/input_file.hpp"
+#include "tirx_verify/layout/utf8.hpp"
 
 namespace tirx::hw {
 
@@ -157,11 +157,9 @@ Target parse_target(std::string_view json_text, std::string_view origin) {
 }
 
 Target load_target_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("target.file", fmt::format("cannot read target file '{}'", path));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_target(ss.str(), path);
+  const std::string text = read_input_file(path, "target.file", kMaxTargetFileBytes, "target file");
+  require_utf8(text, "target.file", fmt::format("target file '{}'", path));
+  return parse_target(text, path);
 }
 
 std::string find_target_file(std::string_view name) {
@@ -178,7 +176,8 @@ std::string find_target_file(std::string_view name) {
   std::string tried;
   for (const auto& root : roots) {
     auto p = root / "models" / "targets" / (std::string(name) + ".json");
-    if (std::filesystem::is_regular_file(p)) return p.string();
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(p, ec)) return p.string();
     tried += (tried.empty() ? "" : ", ") + p.string();
   }
   throw InputError("target.file", fmt::format("unknown target '{}' (looked for {})", name, tried.empty() ? "nothing" : tried),

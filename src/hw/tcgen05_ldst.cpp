@@ -86,6 +86,10 @@ void validate(const LdStInstr& in) {
     if (in.imm < 0)
       shape_error(".16x32bx2 needs the immHalfSplitoff immediate (a non-negative column offset)",
                   "pass --imm K; CUTLASS uses K = num (2*num with pack) so the two halves are contiguous");
+    // A column offset wider than the column field of a TMEM address (lane << 16 | column) names
+    // no column; it would also overflow the footprint arithmetic below.
+    if (in.imm > 0xFFFF)
+      shape_error(fmt::format("immHalfSplitoff {} is wider than the 16-bit column field of a TMEM address", in.imm));
   } else if (in.imm >= 0) {
     shape_error(fmt::format("the immHalfSplitoff immediate exists only for .16x32bx2, not .{}", si.name));
   }

@@ -6,14 +6,18 @@
              the hand-written seeds in tests/fuzz/seeds/notation
   model/     one small model per buffer of models/kernels/*.json (with the model's target and
              params, "ops": []), plus tests/fuzz/seeds/model
+  cli/       the argument vector of every CLI test case (tests/cli/cases/*.json) that the
+             fuzz_cli harness runs (no {ROOT}/{TMP} path, no absolute path), its arguments
+             joined by NUL bytes and raw {0xNN} bytes put back, plus tests/fuzz/seeds/cli
 
-Usage: tests/fuzz/make_corpus.py OUT_DIR   (creates OUT_DIR/notation and OUT_DIR/model)
+Usage: tests/fuzz/make_corpus.py OUT_DIR   (creates OUT_DIR/notation, OUT_DIR/model, OUT_DIR/cli)
 Files are named by the SHA-1 of their content, so rerunning adds nothing twice.
 """
 import glob
 import hashlib
 import json
 import os
+import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -31,9 +35,10 @@ def main():
         print(__doc__)
         return 2
     out = sys.argv[1]
-    notation, model = os.path.join(out, "notation"), os.path.join(out, "model")
+    notation, model, cli = os.path.join(out, "notation"), os.path.join(out, "model"), os.path.join(out, "cli")
     os.makedirs(notation, exist_ok=True)
     os.makedirs(model, exist_ok=True)
+    os.makedirs(cli, exist_ok=True)
     layouts = set()
     for path in sorted(glob.glob(os.path.join(ROOT, "models/kernels/*.json"))):
         with open(path) as f:
@@ -50,6 +55,10 @@ def main():
             args = c.get("args", [])
             if len(args) >= 2 and args[0] in ("check", "apply", "print", "equiv"):
                 layouts.add(args[1])
+            if any("{ROOT}" in a or "{TMP}" in a or a.startswith("/") for a in args) or sum(map(len, args)) > 4000:
+                continue
+            raw = [re.sub(rb"\{0x([0-9a-fA-F]{2})\}", lambda m: bytes([int(m.group(1), 16)]), a.encode()) for a in args]
+            put(cli, b"\0".join(raw), ".args")
     for text in sorted(layouts):
         put(notation, text, ".txt")
     for path in sorted(glob.glob(os.path.join(ROOT, "tests/fuzz/seeds/notation/*"))):
@@ -58,7 +67,11 @@ def main():
     for path in sorted(glob.glob(os.path.join(ROOT, "tests/fuzz/seeds/model/*"))):
         with open(path, "rb") as f:
             put(model, f.read(), ".json")
-    print(f"{len(os.listdir(notation))} notation seeds, {len(os.listdir(model))} model seeds in {out}")
+    for path in sorted(glob.glob(os.path.join(ROOT, "tests/fuzz/seeds/cli/*"))):
+        with open(path, "rb") as f:
+            put(cli, f.read(), ".args")
+    print(f"{len(os.listdir(notation))} notation seeds, {len(os.listdir(model))} model seeds, "
+          f"{len(os.listdir(cli))} cli seeds in {out}")
     return 0
 
 

@@ -154,6 +154,11 @@ TEST(Tcgen05LdSt, IllegalNumAndImmAreShapeErrors) {
   EXPECT_TRUE(throws_check([] { parse_ldst_shape("16x512b"); }, "tcgen05.shape"));
   EXPECT_EQ(parse_ldst_shape(".16x32bx2"), LdStShape::k16x32bx2);
   EXPECT_NO_THROW(validate(LdStInstr{LdStShape::k16x256b, 32, true, -1}));
+  // Hostile-input finding: an immediate of 2^31-1 overflowed column_footprint (imm + half) to a
+  // negative number, so `sim tcgen05.ld --imm 2147483647` passed the last-column check.
+  EXPECT_TRUE(throws_check([] { validate(LdStInstr{LdStShape::k16x32bx2, 1, false, 2147483647}); }, "tcgen05.shape",
+                           {"wider than the 16-bit column field"}));
+  EXPECT_NO_THROW(validate(LdStInstr{LdStShape::k16x32bx2, 1, false, 0xFFFF}));
 }
 
 TEST(Tcgen05LdSt, SubPartitionViolations) {

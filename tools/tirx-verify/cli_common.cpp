@@ -1,4 +1,5 @@
 #include "cli_common.hpp"
+#include "option_checks.hpp"
 
 #include "cli_budget.hpp"
 
@@ -166,8 +167,10 @@ std::vector<prove::CheckResult> fold_sweep(const std::vector<std::pair<Env, std:
 void add_engine_options(CLI::App* cmd, EngineOpts& o) {
   cmd->add_option("--engine", o.engine, "Proof engine: auto (cheapest that decides), enum, gf2 or z3");
   cmd->add_flag("--cross-check", o.cross_check, "Run every applicable engine; fail loudly if they disagree");
-  cmd->add_option("--z3-timeout-ms", o.z3_timeout_ms, "Z3 time budget per check, milliseconds (then undecided)");
-  cmd->add_option("--z3-memory-mb", o.z3_memory_mb, "Z3 memory ceiling, megabytes (then undecided)");
+  cmd->add_option("--z3-timeout-ms", o.z3_timeout_ms, "Z3 time budget per check, milliseconds (then undecided; at most a day)")
+      ->transform(int_range(0, kMaxZ3TimeoutMs));
+  cmd->add_option("--z3-memory-mb", o.z3_memory_mb, "Z3 memory ceiling, megabytes (then undecided; at most 1 TiB)")
+      ->transform(int_range(1, kMaxZ3MemoryMb));
 }
 
 void apply_engine_options(const EngineOpts& o, prove::CheckInput& in) {
@@ -184,6 +187,10 @@ std::string repo_root() {
   return std::string(source_dir());
 }
 
+std::string dump_json(const nlohmann::json& j, int indent) {
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 namespace {
 
 // A budget that ran out outside any check: the command ends undecided (exit 3), naming it.
@@ -197,7 +204,7 @@ int undecided(bool json, const std::string& input_text, const BudgetExceeded& e)
                           {"where", e.where()},
                           {"message", message}}}};
     if (!input_text.empty()) j["layout"] = input_text;
-    std::cout << j.dump(2) << "\n";
+    std::cout << dump_json(j, 2) << "\n";
   }
   return kUndecided;
 }
@@ -226,7 +233,7 @@ int guarded(bool json, const std::string& input_text, const std::function<int()>
     if (json) {
       nlohmann::json j = {{"error", report::error_json(located)}};
       if (!input_text.empty()) j["layout"] = input_text;
-      std::cout << j.dump(2) << "\n";
+      std::cout << dump_json(j, 2) << "\n";
     }
     return kBadInput;
   }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include "tirx_verify/layout/layout.hpp"
 #include "tirx_verify/layout/notation.hpp"
@@ -56,12 +57,21 @@ struct EngineOpts {
   std::int64_t z3_memory_mb = prove::EngineLimits{}.z3_memory_mb;
 };
 void add_engine_options(CLI::App* cmd, EngineOpts& o);
+// Largest --z3-timeout-ms (one day) and --z3-memory-mb (1 TiB): Z3 takes both as 32-bit unsigned
+// values, so larger ones would wrap inside it.
+inline constexpr std::int64_t kMaxZ3TimeoutMs = 86'400'000;
+inline constexpr std::int64_t kMaxZ3MemoryMb = std::int64_t{1} << 20;
 // Copies the options into a CheckInput; throws InputError("cli.usage") for an unknown engine or a
 // non-positive limit.
 void apply_engine_options(const EngineOpts& o, prove::CheckInput& in);
 
 // The repository root used to find models/ (env TIRX_VERIFY_ROOT, else the source dir).
 std::string repo_root();
+
+// `j` as JSON text (indent as nlohmann's dump). A string that is not UTF-8 cannot reach here
+// (run_cli checks every input), but should one, its bad bytes become U+FFFD instead of an
+// exception: --json output is always one valid JSON document.
+std::string dump_json(const nlohmann::json& j, int indent = -1);
 
 // Runs `body`, turning InputError into "error[id]: ..." on stderr (and JSON on stdout when
 // json is set) with exit code 2, and a budget that ran out (BudgetExceeded, std::bad_alloc,

@@ -54,7 +54,8 @@ nlohmann::json coord_json(const Coord& c) {
 constexpr std::int64_t kMaxListedReplicas = std::int64_t{1} << 16;
 // Most elements listed without a COORD.
 constexpr std::int64_t kMaxListedElements = std::int64_t{1} << 22;
-// Memory one listed image takes while the JSON document is built (charged to the budget).
+// Memory one listed image is charged while the listing is built (a JSON object while it is made,
+// then about 40 bytes of text; generous).
 constexpr std::int64_t kBytesPerListedImage = 256;
 
 // The physical copies of the element with pre-swizzle tile coordinate `tile_coord`: the tile
@@ -175,7 +176,7 @@ int run_apply(const Opts& o) {
     std::string text;
     one(coord, j, text);
     if (o.json)
-      std::cout << j.dump(2) << "\n";
+      std::cout << dump_json(j, 2) << "\n";
     else
       std::cout << text << "\n";
     return kVerified;
@@ -189,9 +190,12 @@ int run_apply(const Opts& o) {
     throw InputError("cli.usage", fmt::format("layout has {} elements x {} replica copies; give a COORD to list the "
                                               "copies of one",
                                               n, l.tile().replica_count()));
+  // The listing is kept as text (about 40 bytes an element), not as one JSON document (4 M
+  // elements took 4.3 GB that way), and printed once at the end, so that a budget running out
+  // part way leaves no half-written document on stdout.
   MemoryCharge held = charge(budget, n * per * kBytesPerListedImage, "the apply listing");
   Pacer pace(budget, "apply listing", static_cast<double>(n), "elements");
-  nlohmann::json all = nlohmann::json::array();
+  std::string listing = o.json ? "{\"elements\":[" : "";
   for (std::int64_t f = 0; f < n; ++f) {
     pace.step(per);
     const auto logical = prove::logical_coord(f, shape);
@@ -200,12 +204,13 @@ int run_apply(const Opts& o) {
     one(shape ? logical : std::vector<std::int64_t>{f}, j, text);
     if (o.json) {
       j["logical"] = logical;
-      all.push_back(std::move(j));
+      listing += (f ? "," : "") + dump_json(j);
     } else {
-      std::cout << nlohmann::json(logical).dump() << " -> " << text << "\n";
+      listing += dump_json(nlohmann::json(logical)) + " -> " + text + "\n";
     }
   }
-  if (o.json) std::cout << nlohmann::json{{"elements", all}}.dump(2) << "\n";
+  if (o.json) listing += "]}\n";
+  std::cout << listing;
   return kVerified;
 }
 

@@ -16,6 +16,7 @@
 //     do not apply at the first binding (applicability depends on scope and options only).
 // --alloc-elems may use the parameters ("N*64").
 #include <iostream>
+#include <limits>
 #include <optional>
 
 #include <fmt/format.h>
@@ -23,6 +24,7 @@
 
 #include "cli_budget.hpp"
 #include "cli_common.hpp"
+#include "option_checks.hpp"
 #include "commands.hpp"
 #include "tirx_verify/hw/target.hpp"
 #include "tirx_verify/kernel/verify.hpp"
@@ -89,6 +91,14 @@ prove::CheckInput make_input(const Opts& o, const Env& env, const hw::Target& ta
     }
   }
   in.access_bytes = o.access_bytes;
+  if (o.row_imm && target.tmem) {
+    const int part = target.tmem->lanes / target.warps_per_warpgroup;  // a warp's sub-partition
+    if (*o.row_imm >= part)
+      throw InputError("cli.usage",
+                       fmt::format("--row-imm {} is not a row of a warp's {}-lane TMEM sub-partition (0..{})",
+                                   *o.row_imm, part, part - 1),
+                       fmt::format("--row-imm {}", *o.row_imm), std::string_view("--row-imm ").size());
+  }
   in.row_imm = o.row_imm;
   in.limits.max_enumeration_points = o.max_points;
   apply_engine_options(o.engine, in);
@@ -114,7 +124,7 @@ constexpr std::int64_t kMaxSweep = 65536;
 void print_single(const Opts& o, const prove::CheckInput& in, const std::vector<prove::CheckResult>& results) {
   if (o.json) {
     nlohmann::json j = {{"layout", o.layout}, {"resolved", print_layout(in.layout)}, {"checks", report::results_json(results)}};
-    std::cout << j.dump(2) << "\n";
+    std::cout << dump_json(j, 2) << "\n";
   } else {
     std::cout << print_layout(in.layout) << "\n" << report::render_results_text(results);
   }
@@ -285,7 +295,7 @@ int run_ranged(const Opts& o, const std::vector<ParamRange>& ranges, const hw::T
     j["symbolic"] = sym.empty() ? nlohmann::json({{"decided", nlohmann::json::array()}, {"unavailable", why_not}})
                                 : nlohmann::json({{"decided", prove::symbolic_check_ids()}});
     j["checks"] = report::results_json(results);
-    std::cout << j.dump(2) << "\n";
+    std::cout << dump_json(j, 2) << "\n";
   } else {
     std::cout << fmt::format("{}  ({}: {} parameter bindings swept{})\n", o.layout, ptext, swept_n,
                              sym.empty() ? fmt::format("; not symbolic: {}", why_not)
@@ -315,16 +325,21 @@ void register_check(CLI::App& app, int& exit_code) {
   cmd->add_option("--shape", o->shape, "Logical buffer shape D0,D1,...");
   cmd->add_option("--dtype", o->dtype, "Element type (float16, bfloat16, float32, uint8, ...)");
   cmd->add_option("--scope", o->scope, "Storage scope: shared, shared.dyn, global, tmem, local");
-  cmd->add_option("--alloc-cols", o->alloc_cols, "TMEM allocation in 32-bit columns");
+  cmd->add_option("--alloc-cols", o->alloc_cols, "TMEM allocation in 32-bit columns")
+      ->transform(int_range(std::numeric_limits<std::int64_t>::min()));  // tmem.alloc judges the value
   cmd->add_option("--alloc-elems", o->alloc_elems, "Memory allocation on m, in elements (an integer expression; may use --param names)");
-  cmd->add_option("--target", o->target, "Target name (models/targets/NAME.json)");
-  cmd->add_option("--target-file", o->target_file, "Target description file");
-  cmd->add_option("--max-points", o->max_points, "Enumeration limit (points); past it a check is undecided");
+  CLI::Option* target = cmd->add_option("--target", o->target, "Target name (models/targets/NAME.json)");
+  cmd->add_option("--target-file", o->target_file, "Target description file (instead of --target)")
+      ->excludes(target);  // both given: which one counts would be a silent choice
+  cmd->add_option("--max-points", o->max_points, "Enumeration limit (points); past it a check is undecided")
+      ->transform(int_range(1));
   cmd->add_option("--access", o->access,
                   "Register fragment layout of the threads that access this buffer (tmem.partition, tmem.datapath, "
                   "smem.bank-conflicts)");
-  cmd->add_option("--access-bytes", o->access_bytes, "Shared memory: bytes per thread per access (4, 8 or 16)");
-  cmd->add_option("--row-imm", o->row_imm, "TMEM: the row immediate the compiler emitted (0 or 16), checked instead of the derived one");
+  cmd->add_option("--access-bytes", o->access_bytes, "Shared memory: bytes per thread per access (4, 8 or 16)")
+      ->transform(int_choices({4, 8, 16}));
+  cmd->add_option("--row-imm", o->row_imm, "TMEM: the row immediate the compiler emitted (0 or 16), checked instead of the derived one")
+      ->transform(int_range(0, std::numeric_limits<std::int32_t>::max()));  // and below the sub-partition (make_input)
   cmd->add_flag("--json", o->json, "JSON output");
   add_param_option(cmd, o->params);
   cmd->add_flag("--allow-broadcast", o->allow_broadcast,

@@ -76,7 +76,7 @@ int run_equiv(const Opts& o) {
                           {"resolved", print_layout(in.layout)},
                           {"resolved_other", print_layout(*in.other)},
                           {"checks", report::results_json(results)}};
-      std::cout << j.dump(2) << "\n";
+      std::cout << dump_json(j, 2) << "\n";
     } else {
       std::cout << print_layout(in.layout) << "\n"
                 << print_layout(*in.other) << "\n"
@@ -96,7 +96,7 @@ int run_equiv(const Opts& o) {
   if (o.json) {
     nlohmann::json j = {
         {"layout", o.a}, {"other", o.b}, {"params_swept", envs.size()}, {"checks", report::results_json(folded)}};
-    std::cout << j.dump(2) << "\n";
+    std::cout << dump_json(j, 2) << "\n";
   } else {
     std::cout << fmt::format("{}\n{}\n  ({} parameter bindings swept)\n", o.a, o.b, envs.size())
               << report::render_results_text(folded);

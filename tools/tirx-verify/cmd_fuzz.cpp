@@ -17,6 +17,7 @@
 
 #include "cli_budget.hpp"
 #include "cli_common.hpp"
+#include "option_checks.hpp"
 #include "commands.hpp"
 #include "tirx_verify/layout/error.hpp"
 #include "tirx_verify/props/properties.hpp"
@@ -25,7 +26,12 @@ namespace tirx::cli {
 
 namespace {
 
-// Largest --max-size (a hundred times RapidCheck's nominal size).
+// Largest --cases: RapidCheck compares its discarded cases against 10 x the requested cases in an
+// int, which 2.2 x 10^8 would overflow; the table it reserves per case (below) is charged to
+// the memory budget on top.
+constexpr std::int64_t kMaxCases = 100'000'000;
+// Largest --max-size (a hundred times RapidCheck's nominal size; sizes near 2^29 overflowed
+// inside RapidCheck: SIGSEGV).
 constexpr int kMaxFuzzSize = 10000;
 // What RapidCheck's search reserves per requested case (measured bound: 2e8 cases ran under a
 // 5 GB data limit, 1e8 did not under 356 MB).
@@ -44,6 +50,12 @@ struct Opts {
 
 int run_fuzz(const Opts& o) {
   if (o.list) {
+    if (o.json) {
+      nlohmann::json j = nlohmann::json::array();
+      for (const auto& p : props::properties()) j.push_back({{"name", p.name}, {"description", p.description}});
+      std::cout << dump_json({{"properties", j}}, 2) << "\n";
+      return kVerified;
+    }
     for (const auto& p : props::properties()) std::cout << fmt::format("{:<24} {}\n", p.name, p.description);
     return kVerified;
   }
@@ -129,7 +141,7 @@ int run_fuzz(const Opts& o) {
     out["properties"].push_back(std::move(j));
   }
   if (o.json)
-    std::cout << out.dump(2) << "\n";
+    std::cout << dump_json(out, 2) << "\n";
   else
     std::cout << fmt::format("{} of {} properties held (seed {})\n", chosen.size() - failures, chosen.size(), seed);
   return failures ? kViolation : kVerified;
@@ -140,10 +152,14 @@ int run_fuzz(const Opts& o) {
 void register_fuzz(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<Opts>();
   CLI::App* cmd = app.add_subcommand("fuzz", "Run the property campaign: tirx-verify cross-checks itself on random layouts");
-  cmd->add_option("--seed", o->seed, "Random seed (default: a fresh one, printed)");
-  cmd->add_option("--cases", o->cases, "Successful cases per property")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "Random seed (default: a fresh one, printed)")->transform(uint_range(0));
+  cmd->add_option("--cases", o->cases, "Successful cases per property (at most 10^8)")
+      ->capture_default_str()
+      ->transform(int_range(1, kMaxCases));
   cmd->add_option("--property", o->names, "Run only this property (repeatable; see --list)");
-  cmd->add_option("--max-size", o->max_size, "Largest RapidCheck size (inputs grow with it)")->capture_default_str();
+  cmd->add_option("--max-size", o->max_size, "Largest RapidCheck size (inputs grow with it; at most 10000)")
+      ->capture_default_str()
+      ->transform(int_range(0, kMaxFuzzSize));
   cmd->add_flag("--no-shrink", o->no_shrink, "Report the first failing case as found, without shrinking");
   cmd->add_flag("--list", o->list, "List the properties and exit");
   cmd->add_flag("--json", o->json, "JSON output");

@@ -1,4 +1,5 @@
-// tirx-verify print LAYOUT [--style builder|tvm] [--canonical] [--cuda-target]
+// tirx-verify print LAYOUT [--style builder|tvm] [--canonical] [--cuda-target] [--json]
+// --json: {"layout": LAYOUT as given, "printed": the printed form}.
 #include <iostream>
 
 #include "cli_budget.hpp"
@@ -14,6 +15,7 @@ struct Opts {
   std::string style = "builder";
   bool canonical = false;
   bool cuda = false;
+  bool json = false;
   std::vector<std::string> params;
   BudgetOpts budget;
 };
@@ -27,15 +29,20 @@ void register_print(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"builder", "tvm"}));
   cmd->add_flag("--canonical", o->canonical, "Canonicalize first (TVM canonicalize())");
   cmd->add_flag("--cuda-target", o->cuda, "With --canonical: fuse thread axes as under a CUDA target");
+  cmd->add_flag("--json", o->json, "JSON output: {\"layout\": ..., \"printed\": ...}");
   add_param_option(cmd, o->params);
   add_budget_options(cmd, o->budget);
   cmd->callback([o, &exit_code] {
-    exit_code = guarded(false, o->layout, [&] {
+    exit_code = guarded(o->json, o->layout, [&] {
       start_budget(o->budget);
       Layout l = parse_layout(o->layout, parse_params(o->params));
       l.validate();
       if (o->canonical) l = canonicalize(l, CanonicalizeOptions{o->cuda});
-      std::cout << print_layout(l, o->style == "tvm" ? PrintStyle::kTvm : PrintStyle::kBuilder) << "\n";
+      const std::string printed = print_layout(l, o->style == "tvm" ? PrintStyle::kTvm : PrintStyle::kBuilder);
+      if (o->json)
+        std::cout << dump_json({{"layout", o->layout}, {"printed", printed}}) << "\n";
+      else
+        std::cout << printed << "\n";
       return kVerified;
     });
   });

@@ -5,17 +5,18 @@
 // compiler's CI on it.
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "cli_budget.hpp"
 #include "cli_common.hpp"
+#include "option_checks.hpp"
 #include "commands.hpp"
-#include "tirx_verify/kernel/model.hpp"
+#include "tirx_verify/kernel/model_files.hpp"
 #include "tirx_verify/kernel/verify.hpp"
+#include "tirx_verify/layout/input_file.hpp"
+#include "tirx_verify/layout/utf8.hpp"
 #include "tirx_verify/report/baseline.hpp"
 #include "tirx_verify/report/junit.hpp"
 #include "tirx_verify/report/report.hpp"
@@ -37,19 +38,15 @@ struct Opts {
   BudgetOpts budget;
 };
 
+// A baseline file: a regular file of at most 16 MiB of UTF-8 (layout/input_file.hpp).
 std::string read_text(const std::string& path, const char* what) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw InputError("baseline.file", fmt::format("cannot read {} {}", what, path));
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
+  std::string text = read_input_file(path, "baseline.file", kMaxModelFileBytes, what);
+  require_utf8(text, "baseline.file", fmt::format("{} '{}'", what, escape_invalid_utf8(path)));
+  return text;
 }
 
 void write_text(const std::string& path, const std::string& text) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f) throw InputError("cli.usage", fmt::format("cannot write {}", path));
-  f << text;
-  if (!f) throw InputError("cli.usage", fmt::format("cannot write {}", path));
+  write_output_file(path, text, "cli.usage", "report file");
 }
 
 int run_run(const Opts& o) {
@@ -82,12 +79,12 @@ int run_run(const Opts& o) {
   report::Summary s = report::summarize(reports, items, ropt);
   s.baseline_unmatched = unmatched;
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (!o.write_baseline.empty()) write_text(o.write_baseline, report::baseline_json(items).dump(1) + "\n");
+  if (!o.write_baseline.empty()) write_text(o.write_baseline, dump_json(report::baseline_json(items), 1) + "\n");
   std::string text;
   if (format == "json")
-    text = report::run_json(reports, items, s).dump(2) + "\n";
+    text = dump_json(report::run_json(reports, items, s), 2) + "\n";
   else if (format == "sarif")
-    text = report::sarif_log(items, s, baseline.has_value()).dump(2) + "\n";
+    text = dump_json(report::sarif_log(items, s, baseline.has_value()), 2) + "\n";
   else if (format == "junit")
     text = report::junit_xml(items, s);
   else
@@ -107,16 +104,18 @@ void register_run(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<Opts>();
   CLI::App* cmd = app.add_subcommand("run", "Check every buffer layout and op of kernel model files (default: models/kernels)");
   cmd->add_option("paths", o->paths, "Model files or directories");
-  cmd->add_option("--format", o->format, "Output format: text (default), json, sarif (SARIF 2.1.0), junit (JUnit XML)")
-      ->check(CLI::IsMember({"text", "json", "sarif", "junit"}));
-  cmd->add_flag("--json", o->json, "Same as --format json");
+  CLI::Option* format =
+      cmd->add_option("--format", o->format, "Output format: text (default), json, sarif (SARIF 2.1.0), junit (JUnit XML)")
+          ->check(CLI::IsMember({"text", "json", "sarif", "junit"}));
+  cmd->add_flag("--json", o->json, "Same as --format json")->excludes(format);  // not a silent winner of the two
   cmd->add_option("-o,--output", o->output, "Write the report to FILE instead of standard output");
   cmd->add_option("--fail-on", o->fail_on, "Lowest severity of a new finding that fails the run (exit 1): error, warning, note")
       ->check(CLI::IsMember({"error", "warning", "note"}));
   cmd->add_option("--baseline", o->baseline, "Baseline file: its findings are reported as known and do not fail the run");
   cmd->add_option("--write-baseline", o->write_baseline, "Write every finding of this run to FILE as a baseline");
   cmd->add_flag("--verbose,-v", o->verbose, "Show every check and the resolved layout of every buffer");
-  cmd->add_option("--max-points", o->max_points, "Enumeration limit (points); past it a check is undecided");
+  cmd->add_option("--max-points", o->max_points, "Enumeration limit (points); past it a check is undecided")
+      ->transform(int_range(1));
   add_budget_options(cmd, o->budget);
   cmd->callback([o, &exit_code] {
     const bool json = o->json || o->format == "json";

@@ -14,6 +14,7 @@
 #include "cmd_sim.hpp"
 
 #include <iostream>
+#include <limits>
 #include <memory>
 
 #include <fmt/format.h>
@@ -21,6 +22,7 @@
 
 #include "cli_budget.hpp"
 #include "cli_common.hpp"
+#include "option_checks.hpp"
 #include "tirx_verify/hw/banks.hpp"
 #include "tirx_verify/hw/swizzle.hpp"
 #include "tirx_verify/hw/target.hpp"
@@ -41,8 +43,9 @@ struct TargetOpts {
 };
 
 void add_target_opts(CLI::App* cmd, TargetOpts& o) {
-  cmd->add_option("--target", o.target, "Target name under models/targets (sm_90a, sm_100a)")->capture_default_str();
-  cmd->add_option("--target-file", o.target_file, "Target JSON file (instead of --target)");
+  CLI::Option* target =
+      cmd->add_option("--target", o.target, "Target name under models/targets (sm_90a, sm_100a)")->capture_default_str();
+  cmd->add_option("--target-file", o.target_file, "Target JSON file (instead of --target)")->excludes(target);
   cmd->add_flag("--json", o.json, "Machine-readable output on stdout");
   add_budget_options(cmd, o.budget);
 }
@@ -86,7 +89,7 @@ int run_ldst(const LdStOpts& o, bool is_store) {
                 {"address", base.raw},
                 {"lanes", {o.lane, o.lane + hw::shape_lanes(in.shape) - 1}},
                 {"allowed_lanes", {ok.first, ok.last}}};
-      std::cout << j.dump(2) << "\n";
+      std::cout << dump_json(j, 2) << "\n";
     }
     return kViolation;
   }
@@ -103,7 +106,7 @@ int run_ldst(const LdStOpts& o, bool is_store) {
               {"address", base.raw},
               {"registers_per_thread", hw::regs_per_thread(in)},
               {"accesses", std::move(list)}};
-    std::cout << j.dump(2) << "\n";
+    std::cout << dump_json(j, 2) << "\n";
     return kVerified;
   }
   std::cout << fmt::format("{} by warp {} at {}: {} registers per thread\n", hw::spelling(in, is_store), o.warp,
@@ -123,12 +126,15 @@ void register_ldst(CLI::App* sim, int& exit_code, bool is_store) {
   CLI::App* cmd = sim->add_subcommand(
       name, fmt::format("(thread, register) -> TMEM (lane, column) of one warp's {} (PTX ISA 9.1 §9.7.16.8)", name));
   cmd->add_option("--shape", o->shape, "32x32b, 16x64b, 16x128b, 16x256b or 16x32bx2")->required();
-  cmd->add_option("--num", o->num, "The .num repetition (1, 2, 4, ... as PTX Table 49/50 allows)")->required();
+  cmd->add_option("--num", o->num, "The .num repetition (1, 2, 4, ... as PTX Table 49/50 allows)")
+      ->required()
+      ->transform(int32_range());
   cmd->add_flag("--pack", o->pack, is_store ? ".unpack::16b" : ".pack::16b");
-  cmd->add_option("--imm", o->imm, ".16x32bx2 only: immHalfSplitoff, the second half's column offset");
-  cmd->add_option("--lane", o->lane, "Lane field of taddr")->required();
-  cmd->add_option("--col", o->col, "Column field of taddr")->required();
-  cmd->add_option("--warp", o->warp, "Warp index in its warpgroup (warp_id % 4)")->required();
+  cmd->add_option("--imm", o->imm, ".16x32bx2 only: immHalfSplitoff, the second half's column offset")
+      ->transform(int_range(0, std::numeric_limits<std::int32_t>::max()));
+  cmd->add_option("--lane", o->lane, "Lane field of taddr")->required()->transform(int32_range());
+  cmd->add_option("--col", o->col, "Column field of taddr")->required()->transform(int32_range());
+  cmd->add_option("--warp", o->warp, "Warp index in its warpgroup (warp_id % 4)")->required()->transform(int32_range());
   add_target_opts(cmd, *o);
   cmd->callback([o, &exit_code, is_store] { exit_code = guarded(o->json, "", [&] {
       start_budget(o->budget);
@@ -145,6 +151,34 @@ struct SmemOpts : TargetOpts {
   bool store = false;
 };
 
+// --active-mask: decimal or 0x hexadecimal, one bit per thread of the warp (nothing above them).
+std::uint64_t parse_mask(const std::string& text, int warp_size) {
+  const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+  const std::string digits = hex ? text.substr(2) : text;
+  const unsigned __int128 limit = (static_cast<unsigned __int128>(1) << warp_size) - 1;
+  unsigned __int128 v = 0;
+  bool ok = !digits.empty();
+  for (char c : digits) {
+    int d = -1;
+    if (c >= '0' && c <= '9') d = c - '0';
+    if (hex && c >= 'a' && c <= 'f') d = c - 'a' + 10;
+    if (hex && c >= 'A' && c <= 'F') d = c - 'A' + 10;
+    if (d < 0) ok = false;
+    if (!ok) break;
+    v = v * (hex ? 16 : 10) + static_cast<unsigned>(d);
+    if (v > limit) break;
+  }
+  if (!ok)
+    throw InputError("cli.usage", fmt::format("--active-mask: '{}' is not a decimal or 0x-hexadecimal integer", text),
+                     text, 0);
+  if (v > limit)
+    throw InputError("cli.usage",
+                     fmt::format("--active-mask {} sets a bit above thread {} (a warp has {} threads)", text,
+                                 warp_size - 1, warp_size),
+                     text, 0);
+  return static_cast<std::uint64_t>(v);
+}
+
 int run_smem(const SmemOpts& o) {
   const hw::Target target = load(o);
   hw::SmemAccess a;
@@ -152,17 +186,16 @@ int run_smem(const SmemOpts& o) {
   a.is_store = o.store;
   for (std::int64_t v : parse_int_list(o.addresses, "--addresses")) {
     if (v < 0) throw InputError("cli.usage", fmt::format("--addresses: negative address {}", v), o.addresses);
+    // The whole access must lie in the CTA's shared memory (a wider-than-4-byte access too).
+    if (v > target.smem_bytes_per_cta - std::max(o.access_bytes, 1))
+      throw InputError("smem.access",
+                       fmt::format("--addresses: a {}-byte access at byte {} is beyond shared memory ({} bytes per CTA "
+                                   "on {})",
+                                   o.access_bytes, v, target.smem_bytes_per_cta, target.name),
+                       o.addresses);
     a.addresses.push_back(static_cast<std::uint64_t>(v));
   }
-  if (!o.active_mask.empty()) {
-    try {
-      std::size_t used = 0;
-      a.active_mask = std::stoull(o.active_mask, &used, 0);
-      if (used != o.active_mask.size()) throw std::invalid_argument("trailing");
-    } catch (const std::exception&) {
-      throw InputError("cli.usage", fmt::format("--active-mask: '{}' is not an integer", o.active_mask));
-    }
-  }
+  if (!o.active_mask.empty()) a.active_mask = parse_mask(o.active_mask, target.warp_size);
   hw::WavefrontCount c = hw::count_wavefronts(target, a);
   const int phase = hw::phase_threads(target, a);
   if (o.json) {
@@ -171,7 +204,7 @@ int run_smem(const SmemOpts& o) {
               {"excess", c.excess()},
               {"target", target.name},
               {"phase_threads", phase}};
-    std::cout << j.dump(2) << "\n";
+    std::cout << dump_json(j, 2) << "\n";
   } else {
     std::cout << fmt::format("{} wavefronts, ideal {}, excess (bank conflicts) {}  [{}: phases of {} threads]\n",
                              c.wavefronts, c.ideal, c.excess(), target.name, phase);
@@ -182,7 +215,7 @@ int run_smem(const SmemOpts& o) {
 void register_smem(CLI::App* sim, int& exit_code) {
   auto o = std::make_shared<SmemOpts>();
   CLI::App* cmd = sim->add_subcommand("smem", "Wavefronts of one warp-wide shared-memory access (calibrated model)");
-  cmd->add_option("--access-bytes", o->access_bytes, "Bytes per thread: 4, 8 or 16")->required();
+  cmd->add_option("--access-bytes", o->access_bytes, "Bytes per thread: 4, 8 or 16")->required()->transform(int32_range());
   cmd->add_option("--addresses", o->addresses, "One byte address per thread: a0,a1,...,a31")->required();
   cmd->add_option("--active-mask", o->active_mask, "Active threads as an integer bit mask (default: all)");
   cmd->add_flag("--store", o->store, "A store (st.shared): no uniform-pair shortcut");
@@ -206,10 +239,13 @@ int run_swizzle(const SwizzleOpts& o) {
   if (!target.has_tma_swizzle(hw::to_string(mode)))
     throw InputError("swizzle.legal", fmt::format("swizzle mode {} does not exist on {}", hw::to_string(mode), target.name));
   if (o.byte_offset < 0) throw InputError("cli.usage", fmt::format("--byte-offset {} is negative", o.byte_offset));
+  if (o.byte_offset >= target.smem_bytes_per_cta)
+    throw InputError("cli.usage", fmt::format("--byte-offset {} is beyond shared memory ({} bytes per CTA on {})",
+                                              o.byte_offset, target.smem_bytes_per_cta, target.name));
   std::uint64_t y = hw::swizzle_address(mode, static_cast<std::uint64_t>(o.byte_offset));
   if (o.json) {
     json j = {{"address", y}, {"mode", hw::to_string(mode)}, {"byte_offset", o.byte_offset}, {"target", target.name}};
-    std::cout << j.dump(2) << "\n";
+    std::cout << dump_json(j, 2) << "\n";
   } else {
     hw::Swizzle s = hw::tma_swizzle_functor(mode);
     std::cout << fmt::format("{} (Swizzle<{},{},{}>): byte {} -> {}\n", hw::to_string(mode), s.b, s.m, s.s,
@@ -222,7 +258,9 @@ void register_swizzle(CLI::App* sim, int& exit_code) {
   auto o = std::make_shared<SwizzleOpts>();
   CLI::App* cmd = sim->add_subcommand("swizzle", "Swizzled shared-memory byte address of a TMA/UMMA swizzle mode");
   cmd->add_option("--mode", o->mode, "none, 32B, 64B, 128B, 128B_ATOM_32B (128B_ATOM_64B: unverified)")->required();
-  cmd->add_option("--byte-offset", o->byte_offset, "Shared-memory byte address before swizzling")->required();
+  cmd->add_option("--byte-offset", o->byte_offset, "Shared-memory byte address before swizzling")
+      ->required()
+      ->transform(int_range(0));  // and inside the target's shared memory (run_swizzle)
   add_target_opts(cmd, *o);
   cmd->callback([o, &exit_code] { exit_code = guarded(o->json, "", [&] {
       start_budget(o->budget);

@@ -94,7 +94,10 @@ struct Target {
 // Throws InputError("target.file") for malformed JSON, a missing field or a value out of range.
 Target parse_target(std::string_view json_text, std::string_view origin = "<target>");
 
-// Reads and parses a target file. Throws InputError("target.file") if it cannot be read.
+// Reads and parses a target file through read_input_file (layout/input_file.hpp): only a regular
+// file of at most kMaxTargetFileBytes (1 MiB) whose bytes are UTF-8. Throws InputError("target.file")
+// if it cannot be read, is not a regular file (FIFO, device, directory), is too large, is not
+// UTF-8 (byte offset) or does not parse (parse_target).
 Target load_target_file(const std::string& path);
 
 // The path of models/targets/<name>.json (see the search order above).
