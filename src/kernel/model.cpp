@@ -11,6 +11,7 @@
 #include "tirx_verify/kernel/graph.hpp"
 #include "tirx_verify/layout/error.hpp"
 #include "tirx_verify/layout/factories.hpp"
+#include "tirx_verify/layout/notation.hpp"
 
 namespace tirx::kernel {
 
@@ -45,6 +46,11 @@ void read_params(ObjectReader& top, KernelModel& m) {
       prm.origin = o.opt_str("origin").value_or("");
       o.finish();
     }
+    if (is_reserved_name(it.key()))
+      top.doc().fail(ppath, fmt::format("'{}' is an axis, a built-in or a Python constant of the notation: as a "
+                                        "parameter name it would shadow it in every layout of the model",
+                                        it.key()),
+                     "rename the parameter");
     m.params[it.key()] = prm;
   }
 }
@@ -285,7 +291,40 @@ std::optional<std::size_t> KernelModel::op_index(std::string_view name) const {
   return std::nullopt;
 }
 
+namespace {
+
+// Model files nest a few levels (buffers -> buffer -> corpus -> files); the position index keeps
+// each value's JSON path, so its size grows with the square of the nesting depth. Refused before
+// parsing, at the first bracket past the limit.
+constexpr int kMaxNesting = 64;
+
+void check_nesting(const std::string& text, const std::string& origin) {
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxNesting)
+        throw InputError("model.schema",
+                         fmt::format("{}: arrays and objects nest deeper than {} levels (a kernel model needs fewer "
+                                     "than 10)",
+                                     origin, kMaxNesting),
+                         text, i);
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+}
+
+}  // namespace
+
 KernelModel parse_model(const std::string& text, const std::string& origin) {
+  check_nesting(text, origin);
   json j;
   try {
     j = json::parse(text);

@@ -156,6 +156,8 @@ def run_case(binary, root, path, known=frozenset()):
         report = json.loads(proc.stdout)
     except json.JSONDecodeError:
         return errors + [f"stdout is not JSON: {proc.stdout[:400]} {proc.stderr[:400]}"]
+    if "kernels" not in report:  # an input error: {"error": {...}}
+        return errors + [f"no report: {json.dumps(report.get('error', report))[:400]}"]
     kernel = report["kernels"][0]
     findings = kernel.get("findings", [])
     used = set()
