@@ -101,7 +101,7 @@ std::vector<KernelFinding> run_kernel_checks(const KernelContext& ctx) {
     } catch (const BudgetExceeded& e) {  // the command's budget ran out inside the check
       fs.push_back(budget_finding(c.id, ctx, e));
     } catch (const std::bad_alloc&) {
-      fs.push_back(budget_finding(c.id, ctx, (ctx.limits.budget ? *ctx.limits.budget : Budget()).out_of_memory(c.id)));
+      fs.push_back(budget_finding(c.id, ctx, out_of_memory(ctx.limits.budget, c.id)));
     }
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     for (auto& f : fs) {

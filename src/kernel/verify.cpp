@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <mutex>
 
 #include <fmt/format.h>
 
@@ -77,15 +78,22 @@ BufferReport verify_buffer(const BufferModel& b, const KernelModel& k, const hw:
 }
 
 KernelReport verify_kernel(const KernelModel& k, const VerifyOptions& opt) {
+  // Targets are loaded once per process; `run --jobs` calls this from several threads.
+  static std::mutex mu;
   static std::map<std::string, hw::Target> cache;
-  auto it = cache.find(k.target);
-  if (it == cache.end()) it = cache.emplace(k.target, hw::load_target(k.target)).first;
+  const hw::Target* target = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = cache.find(k.target);
+    if (it == cache.end()) it = cache.emplace(k.target, hw::load_target(k.target)).first;
+    target = &it->second;  // std::map never moves its elements
+  }
   KernelReport kr;
   kr.model = &k;
-  for (const auto& b : k.buffers) kr.buffers.push_back(verify_buffer(b, k, it->second, opt));
+  for (const auto& b : k.buffers) kr.buffers.push_back(verify_buffer(b, k, *target, opt));
   if (k.format >= 2) {
     const KernelGraph g = build_graph(k);
-    const KernelContext ctx = make_context(k, g, it->second, opt.limits);
+    const KernelContext ctx = make_context(k, g, *target, opt.limits);
     kr.findings = run_kernel_checks(ctx);
   }
   return kr;

@@ -106,11 +106,15 @@ std::string Budget::memory_text() const {
 }
 
 MemoryCharge Budget::charge(std::int64_t bytes, std::string_view what) {
-  if (!fits(bytes))
-    throw BudgetExceeded(BudgetKind::kMemory, memory_text(),
-                         fmt::format("{} needs {}, {} left", what, bytes < 0 ? std::string("more than 8 EB") : mb_text(bytes),
-                                     mb_text(memory_left_bytes())));
-  charged_ += bytes;
+  // Compare-and-swap, so threads charging at once never take more than the limit together.
+  std::int64_t cur = charged_.load(std::memory_order_relaxed);
+  do {
+    if (bytes < 0 || bytes > memory_bytes_ - cur)
+      throw BudgetExceeded(BudgetKind::kMemory, memory_text(),
+                           fmt::format("{} needs {}, {} left", what,
+                                       bytes < 0 ? std::string("more than 8 EB") : mb_text(bytes),
+                                       mb_text(memory_bytes_ - cur)));
+  } while (!charged_.compare_exchange_weak(cur, cur + bytes, std::memory_order_relaxed));
   return MemoryCharge(this, bytes);
 }
 
@@ -139,6 +143,10 @@ std::string count_text(double n) {
   double mant = std::round(n / std::pow(10.0, exp) * 10) / 10;
   if (mant >= 10) mant /= 10, ++exp;
   return fmt::format("{:.1f}e{}", mant, exp);
+}
+
+BudgetExceeded out_of_memory(const Budget* b, std::string_view what) {
+  return b ? b->out_of_memory(what) : Budget().out_of_memory(what);
 }
 
 }  // namespace tirx

@@ -107,9 +107,10 @@ std::vector<CheckResult> run_all(const CheckInput& in) {
       try {
         r = c.run(in);
       } catch (const std::bad_alloc&) {
-        throw (in.limits.budget ? *in.limits.budget : Budget()).out_of_memory("checking");
+        throw out_of_memory(in.limits.budget, "checking");
       } catch (const std::length_error&) {  // a std::vector larger than max_size()
-        throw (in.limits.budget ? *in.limits.budget : Budget()).out_of_memory("checking (a structure too large to allocate)");
+        const char* what = "checking (a structure too large to allocate)";
+        throw out_of_memory(in.limits.budget, what);
       }
       if (r.status == Status::kFail && r.severity == Severity::kError) r.severity = c.severity;
     } catch (const InputError& e) {

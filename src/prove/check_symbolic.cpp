@@ -230,7 +230,7 @@ std::vector<CheckResult> run_symbolic(const SymbolicInput& in) {
       try {
         return f();
       } catch (const std::bad_alloc&) {
-        throw (in.limits.budget ? *in.limits.budget : Budget()).out_of_memory("the symbolic proof");
+        throw out_of_memory(in.limits.budget, "the symbolic proof");
       }
     } catch (const BudgetExceeded& e) {
       return budget_result(id, e);

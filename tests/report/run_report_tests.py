@@ -192,6 +192,23 @@ def main():
         c_warn, _, _ = run_models(a.bin, root, [w], "--fail-on", "warning")
     results.append(("fail-on", None if (code1, c_err, c_warn) == (0, 0, 1) else f"exits {(code1, c_err, c_warn)}, expected (0, 0, 1)"))
 
+    # --jobs: the corpus report (every kernel, every finding, in order) is the same on 1 and 4
+    # threads, and a bad file among good ones is the same error as in the serial loop.
+    corpus = os.path.join(root, "models/kernels")
+    baseline = os.path.join(root, "models/baseline.json")
+    runs = [run_models(a.bin, root, [corpus], "--baseline", baseline, "--format", "json", "--jobs", j) for j in ("1", "4")]
+    same = runs[0][0] == runs[1][0] == 0 and normalise("json", runs[0][1]) == normalise("json", runs[1][1])
+    kernels = len(json.loads(runs[0][1])["kernels"]) if runs[0][0] == 0 else 0
+    results.append(("jobs 1 vs 4", None if same and kernels >= 30 else
+                    f"exits {runs[0][0]}/{runs[1][0]}, {kernels} kernels, reports {'equal' if same else 'differ'}"))
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, text in (("a.json", open(os.path.join(root, MODELS[0])).read()), ("b.json", "{"), ("c.json", "[")):
+            open(os.path.join(tmp, name), "w").write(text)
+        errs = [run_models(a.bin, root, [tmp], "--json", "--jobs", j) for j in ("1", "3")]
+        first = [json.loads(e[1]).get("error", {}).get("message", "") for e in errs]
+        ok = all(e[0] == 2 for e in errs) and first[0] == first[1] and "b.json" in first[0]
+        results.append(("jobs: the first bad file", None if ok else f"exits {[e[0] for e in errs]}, messages {first}"))
+
     failed = [(n, e) for n, e in results if e]
     for n, e in failed:
         print(f"FAIL {n}: {e}")

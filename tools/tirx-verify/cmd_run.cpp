@@ -1,5 +1,5 @@
 // tirx-verify run [PATH...] [--format text|json|sarif|junit] [-o FILE] [--fail-on SEV]
-//                 [--baseline FILE] [--write-baseline FILE] [--verbose] [--max-points N]
+//                 [--baseline FILE] [--write-baseline FILE] [--verbose] [--max-points N] [--jobs N]
 // The main job: load every kernel model (default: models/kernels/ of the repository), check every
 // buffer layout and every op, print a report in the chosen format. docs/ci.md tells how to gate a
 // compiler's CI on it.
@@ -11,8 +11,9 @@
 
 #include "cli_budget.hpp"
 #include "cli_common.hpp"
-#include "option_checks.hpp"
 #include "commands.hpp"
+#include "option_checks.hpp"
+#include "parallel.hpp"
 #include "tirx_verify/kernel/model_files.hpp"
 #include "tirx_verify/kernel/verify.hpp"
 #include "tirx_verify/layout/input_file.hpp"
@@ -35,6 +36,7 @@ struct Opts {
   std::string write_baseline;
   bool verbose = false;
   std::int64_t max_points = std::int64_t{1} << 28;
+  unsigned jobs = default_jobs();
   BudgetOpts budget;
 };
 
@@ -65,14 +67,15 @@ int run_run(const Opts& o) {
   std::optional<report::Baseline> baseline;
   if (!o.baseline.empty()) baseline = report::parse_baseline(read_text(o.baseline, "baseline"), o.baseline);
   const auto files = kernel::collect_model_files(roots);
-  std::vector<kernel::KernelModel> models;
-  models.reserve(files.size());
-  for (const auto& f : files) models.push_back(kernel::load_model(f));
+  // Every model is loaded before any is verified (a bad file is answered before any check runs,
+  // the first bad one in path order), then verified; both phases on o.jobs threads.
+  std::vector<kernel::KernelModel> models(files.size());
+  parallel_for(files.size(), o.jobs, [&](std::size_t i) { models[i] = kernel::load_model(files[i]); });
   kernel::VerifyOptions opt;
   opt.limits.max_enumeration_points = o.max_points;
   opt.limits.budget = command_budget();
-  std::vector<kernel::KernelReport> reports;
-  for (const auto& m : models) reports.push_back(kernel::verify_kernel(m, opt));
+  std::vector<kernel::KernelReport> reports(models.size());
+  parallel_for(models.size(), o.jobs, [&](std::size_t i) { reports[i] = kernel::verify_kernel(models[i], opt); });
   std::vector<report::Item> items = report::collect_items(reports);
   int unmatched = 0;
   if (baseline) unmatched = report::apply_baseline(*baseline, items);
@@ -116,6 +119,10 @@ void register_run(CLI::App& app, int& exit_code) {
   cmd->add_flag("--verbose,-v", o->verbose, "Show every check and the resolved layout of every buffer");
   cmd->add_option("--max-points", o->max_points, "Enumeration limit (points); past it a check is undecided")
       ->transform(int_range(1));
+  cmd->add_option("-j,--jobs", o->jobs,
+                  "Threads that load and verify the kernels (default: the machine's hardware threads, at most 16); "
+                  "the report is the same for every value")
+      ->transform(int_range(1, 256));
   add_budget_options(cmd, o->budget);
   cmd->callback([o, &exit_code] {
     const bool json = o->json || o->format == "json";

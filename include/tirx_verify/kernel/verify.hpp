@@ -42,7 +42,8 @@ struct VerifyOptions {
 BufferReport verify_buffer(const BufferModel& b, const KernelModel& k, const hw::Target& target,
                            const VerifyOptions& opt = {});
 // Checks every buffer of a model, then runs the kernel checks over its ops and buffers; the
-// target is loaded by name from models/targets.
+// target is loaded by name from models/targets (once per process). Safe to call from several
+// threads at once on different models (`run --jobs`); opt.limits.budget may be shared.
 KernelReport verify_kernel(const KernelModel& k, const VerifyOptions& opt = {});
 
 // An allocation of `cols` 32-bit TMEM columns must be one tcgen05.alloc accepts on the target

@@ -25,9 +25,11 @@
 //
 // A Budget is a small mutable value owned by the command; everything else holds a pointer
 // (EngineLimits::budget). A null pointer means "unlimited" (library callers, unit tests).
-// Not thread-safe: one budget per thread of work.
+// Thread-safe: the deadline is read-only after construction and charges are atomic, so the
+// threads of `run --jobs` share the command's one budget (time and memory for all of them).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -109,8 +111,8 @@ class Budget {
 
   // ---- memory ----
   std::int64_t memory_limit_bytes() const { return memory_bytes_; }
-  std::int64_t memory_charged_bytes() const { return charged_; }
-  std::int64_t memory_left_bytes() const { return memory_bytes_ - charged_; }
+  std::int64_t memory_charged_bytes() const { return charged_.load(std::memory_order_relaxed); }
+  std::int64_t memory_left_bytes() const { return memory_bytes_ - memory_charged_bytes(); }
   bool fits(std::int64_t bytes) const { return bytes >= 0 && bytes <= memory_left_bytes(); }
   // Charges `bytes` (>= 0; negative or overflowing sizes count as "too much") for `what`;
   // throws BudgetExceeded(kMemory) "memory limit of 4096 MB" / "<what> needs N MB, M MB left"
@@ -123,12 +125,12 @@ class Budget {
 
  private:
   friend class MemoryCharge;
-  void give_back(std::int64_t bytes) { charged_ -= bytes; }
+  void give_back(std::int64_t bytes) { charged_.fetch_sub(bytes, std::memory_order_relaxed); }
   std::chrono::steady_clock::time_point start_;
   bool has_deadline_ = false;
   double seconds_ = 0;
   std::int64_t memory_bytes_ = INT64_MAX;
-  std::int64_t charged_ = 0;
+  std::atomic<std::int64_t> charged_{0};  // atomic: `run --jobs` verifies kernels on several threads
 };
 
 // Null-safe helpers for code that holds a `Budget*` (nullptr = unlimited).
@@ -137,6 +139,8 @@ inline void check_time(const Budget* b, const std::function<std::string()>& wher
 }
 // Charges on `b`, or returns an empty charge when b is null.
 MemoryCharge charge(Budget* b, std::int64_t bytes, std::string_view what);
+// b->out_of_memory(what), or the same answer of an unlimited budget when b is null.
+BudgetExceeded out_of_memory(const Budget* b, std::string_view what);
 
 // Checks the deadline cheaply from a hot loop: step() counts, and every 2^16 steps reads the
 // clock; when the deadline has passed it throws BudgetExceeded whose where() reads

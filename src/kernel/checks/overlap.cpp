@@ -16,6 +16,7 @@
 
 #include "checks.hpp"
 #include "tirx_verify/hw/target.hpp"
+#include "tirx_verify/layout/budget.hpp"
 #include "tirx_verify/layout/checked.hpp"
 #include "tirx_verify/layout/error.hpp"
 
@@ -29,13 +30,9 @@ struct Footprint {
   std::int64_t lo = 0, hi = -1;      // keys [lo, hi]
   std::vector<std::uint64_t> bits;   // bit k: key lo + k is covered
   std::int64_t count = 0;
+  std::int64_t max_col = -1;         // TMEM: the highest 32-bit column a key reaches
   bool ok = false;
   std::string why_not;
-  bool has(std::int64_t key) const {
-    if (key < lo || key > hi) return false;
-    const std::int64_t k = key - lo;
-    return (bits[static_cast<std::size_t>(k / 64)] >> (k % 64)) & 1u;
-  }
 };
 
 std::int64_t tmem_key(const TmemCell& c, std::int64_t columns) { return ((c.lane * columns) + c.col) * 4 + c.bit / 8; }
@@ -67,6 +64,11 @@ void for_each_key(const KernelContext& ctx, const ResolvedBuffer& b, F&& f) {
 // layout.bounds / the totals): 2^27 keys = 16 MiB of bitmap.
 constexpr std::int64_t kMaxSpan = std::int64_t{1} << 27;
 
+// A buffer of at most this many keys (every corpus buffer: the largest has 2^18) is swept once,
+// its keys kept in a charged list (8 bytes each) until the bitmap is filled; a larger one is
+// swept twice (bounds, then bits), so its memory stays the bitmap's.
+constexpr double kCollectKeys = double(std::int64_t{1} << 22);
+
 Footprint footprint(const KernelContext& ctx, const ResolvedBuffer& b) {
   Footprint f;
   if (!b.layout) {
@@ -78,10 +80,25 @@ Footprint footprint(const KernelContext& ctx, const ResolvedBuffer& b) {
     return f;
   }
   try {
+    const bool tmem = b.scope == prove::Scope::kTmem;
+    const std::int64_t columns = tmem ? ctx.target->tmem->columns : 1;
+    const double keys_estimate = static_cast<double>(b.layout->size()) *
+                                 static_cast<double>(b.layout->tile().replica_count()) *
+                                 static_cast<double>(std::max<std::int64_t>(1, b.elem_bits / 8));
+    const bool collect = keys_estimate <= kCollectKeys;
+    std::vector<std::int64_t> keys;
+    MemoryCharge keys_charge;
+    if (collect) {
+      keys_charge = charge(ctx.limits.budget, static_cast<std::int64_t>(keys_estimate) * 8,
+                           fmt::format("storage keys of buffer '{}'", b.model->name));
+      keys.reserve(static_cast<std::size_t>(keys_estimate));
+    }
     std::int64_t lo = INT64_MAX, hi = INT64_MIN;
     for_each_key(ctx, b, [&](std::int64_t, std::int64_t key) {
       lo = std::min(lo, key);
       hi = std::max(hi, key);
+      if (tmem) f.max_col = std::max(f.max_col, (key / 4) % columns);
+      if (collect) keys.push_back(key);
     });
     if (lo > hi) {
       f.why_not = "it has no elements";
@@ -95,13 +112,18 @@ Footprint footprint(const KernelContext& ctx, const ResolvedBuffer& b) {
     f.lo = lo;
     f.hi = hi;
     f.bits.assign(static_cast<std::size_t>((hi - lo) / 64 + 1), 0);
-    for_each_key(ctx, b, [&](std::int64_t, std::int64_t key) {
+    auto mark = [&](std::int64_t key) {
       const std::int64_t k = key - lo;
       std::uint64_t& w = f.bits[static_cast<std::size_t>(k / 64)];
       const std::uint64_t bit = std::uint64_t{1} << (k % 64);
       if (!(w & bit)) ++f.count;
       w |= bit;
-    });
+    };
+    if (collect) {
+      for (std::int64_t key : keys) mark(key);
+    } else {
+      for_each_key(ctx, b, [&](std::int64_t, std::int64_t key) { mark(key); });
+    }
   } catch (const InputError& e) {
     f.why_not = e.message();
     return f;
@@ -234,14 +256,9 @@ std::vector<KernelFinding> overlap(const KernelContext& ctx) {
       smem_end = fp[j].hi + 1;
       smem_last = b.model->name;
     }
-    if (b.scope == prove::Scope::kTmem) {
-      // The highest column any covered key reaches (keys are lane-major, so scan the lanes' ends).
-      const std::int64_t columns = ctx.target->tmem->columns;
-      for (std::int64_t key = fp[j].lo; key <= fp[j].hi; ++key)
-        if ((key / 4) % columns + 1 > tmem_cols && fp[j].has(key)) {
-          tmem_cols = (key / 4) % columns + 1;
-          tmem_last = b.model->name;
-        }
+    if (b.scope == prove::Scope::kTmem && fp[j].max_col + 1 > tmem_cols) {
+      tmem_cols = fp[j].max_col + 1;
+      tmem_last = b.model->name;
     }
   }
   if (!smem_last.empty()) {
