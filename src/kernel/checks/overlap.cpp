@@ -6,7 +6,8 @@
 // bytes its layout's elements (every replica) cover, from its placement. Buffers with the same
 // storage root (a base and its views) alias on purpose and are not compared; two buffers
 // conflict only when their live ranges ("live": [first_op, last_op], default the whole kernel)
-// intersect. Totals: the sum of tcgen05.alloc columns (or, without alloc ops, the largest column
+// intersect. Bounding boxes (Box) are compared first; only buffers whose boxes meet another
+// root's are swept into bitmaps. Totals: the sum of tcgen05.alloc columns (or, without alloc ops, the largest column
 // any TMEM buffer reaches) against the target's TMEM columns; the highest shared byte any buffer
 // reaches against bytes_per_cta.
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include "tirx_verify/layout/budget.hpp"
 #include "tirx_verify/layout/checked.hpp"
 #include "tirx_verify/layout/error.hpp"
+#include "tirx_verify/layout/sweep.hpp"
 
 namespace tirx::kernel::checks {
 
@@ -132,6 +134,59 @@ Footprint footprint(const KernelContext& ctx, const ResolvedBuffer& b) {
   return f;
 }
 
+// A cheap bound of a buffer's storage, from the extremes of its coordinates (O(iters)): shared
+// bytes [lo, hi], or TMEM lanes [lo, hi] x 32-bit columns [col_lo, col_hi]. Exact for affine
+// layouts; a swizzle XORs one bit field of m, so m's interval is widened by that field (the
+// swizzled m of an m in [a, b] lies in [a & ~field, b | field]). Two buffers whose boxes do not
+// meet share no storage, and their bitmaps are never built.
+struct Box {
+  bool ok = false;
+  bool exact = true;  // false when widened by a swizzle
+  std::int64_t lo = 0, hi = -1, col_lo = 0, col_hi = -1;
+};
+
+Box box_of(const ResolvedBuffer& b) {
+  Box x;
+  if (!b.layout || b.elem_bits <= 0) return x;
+  try {
+    const Sweep sw(b.layout->tile(), true);
+    auto range = [&](AxisId a) {
+      const int slot = sw.index_of(Axis(a));
+      return slot < 0 ? std::pair<std::int64_t, std::int64_t>{0, 0} : std::pair{sw.min(slot), sw.max(slot)};
+    };
+    if (b.scope == prove::Scope::kTmem) {
+      const auto [l0, l1] = range(AxisId::TLane);
+      const auto [c0, c1] = range(AxisId::TCol);
+      x.lo = checked_add(b.tmem_lane, l0);
+      x.hi = checked_add(b.tmem_lane, l1);
+      x.col_lo = checked_add(b.tmem_col, floor_div(checked_mul(c0, b.elem_bits), 32));
+      x.col_hi = checked_add(b.tmem_col, floor_div(checked_add(checked_mul(c1, b.elem_bits), b.elem_bits - 1), 32));
+    } else {
+      auto [m0, m1] = range(AxisId::m);
+      if (const SwizzleSpec* z = b.layout->swizzle(); z && z->swizzle_len > 0) {
+        const std::int64_t field = ((std::int64_t{1} << z->swizzle_len) - 1)
+                                   << (z->per_element + (z->swizzle_inner ? 0 : z->atom_len));
+        m0 &= ~field;
+        m1 |= field;
+        x.exact = false;
+      }
+      const std::int64_t bytes = std::max<std::int64_t>(1, b.elem_bits / 8);
+      x.lo = checked_add(b.smem_base_bytes, floor_div(checked_mul(m0, b.elem_bits), 8));
+      x.hi = checked_add(checked_add(b.smem_base_bytes, floor_div(checked_mul(m1, b.elem_bits), 8)), bytes - 1);
+    }
+  } catch (const InputError&) {
+    return x;  // overflow: no bound; the bitmap footprint reports why
+  }
+  x.ok = true;
+  return x;
+}
+
+bool boxes_meet(const Box& a, const Box& b, bool tmem) {
+  if (!a.ok || !b.ok) return true;  // unknown: compare the footprints
+  if (a.hi < b.lo || b.hi < a.lo) return false;
+  return !tmem || !(a.col_hi < b.col_lo || b.col_hi < a.col_lo);
+}
+
 // The first key both footprints cover and how many they share; nullopt when none. Both bitmaps
 // start at a multiple of 64, so they are compared a 64-bit word at a time.
 std::optional<std::pair<std::int64_t, std::int64_t>> first_common(const Footprint& a, const Footprint& b) {
@@ -189,27 +244,40 @@ std::vector<KernelFinding> overlap(const KernelContext& ctx) {
   std::vector<KernelFinding> out;
   const KernelModel& m = *ctx.model;
   const std::size_t nb = ctx.buffers.size();
-  std::vector<Footprint> fp(nb);
   std::vector<bool> in_scope(nb, false);
+  std::vector<Box> boxes(nb);
   for (std::size_t j = 0; j < nb; ++j) {
     const ResolvedBuffer& b = ctx.buffers[j];
     if (!is_storage(b)) continue;
     if (b.scope == prove::Scope::kTmem && !ctx.target->tmem) continue;
     in_scope[j] = true;
-    if (!b.placed) continue;
-    fp[j] = footprint(ctx, b);
+    if (b.placed) boxes[j] = box_of(b);
   }
-  std::vector<bool> failed(nb, false);
+  // The candidate pairs: placed, same scope, different storage roots, live at the same time,
+  // boxes that meet. Only their buffers get a bitmap footprint (built once, on first use).
+  std::vector<Footprint> fp(nb);
+  std::vector<bool> have_fp(nb, false), compared(nb, false), failed(nb, false);
+  auto footprint_of = [&](std::size_t j) -> const Footprint& {
+    if (!have_fp[j]) {
+      fp[j] = footprint(ctx, ctx.buffers[j]);
+      have_fp[j] = true;
+    }
+    return fp[j];
+  };
   for (std::size_t a = 0; a < nb; ++a) {
-    if (!in_scope[a] || !fp[a].ok) continue;
+    if (!in_scope[a] || !ctx.buffers[a].placed) continue;
     for (std::size_t c = a + 1; c < nb; ++c) {
-      if (!in_scope[c] || !fp[c].ok) continue;
+      if (!in_scope[c] || !ctx.buffers[c].placed) continue;
       const ResolvedBuffer &ba = ctx.buffers[a], &bc = ctx.buffers[c];
       if (ba.scope != bc.scope || ba.root == bc.root) continue;
       const auto [a0, a1] = live_range(m, *ba.model);
       const auto [c0, c1] = live_range(m, *bc.model);
       if (a1 < c0 || c1 < a0) continue;
-      const auto common = first_common(fp[a], fp[c]);
+      if (!boxes_meet(boxes[a], boxes[c], ba.scope == prove::Scope::kTmem)) continue;
+      const Footprint &fa = footprint_of(a), &fc = footprint_of(c);
+      if (!fa.ok || !fc.ok) continue;
+      compared[a] = compared[c] = true;
+      const auto common = first_common(fa, fc);
       if (!common) continue;
       const auto [key, shared_units] = *common;
       const auto ea = element_at(ctx, ba, key), ec = element_at(ctx, bc, key);
@@ -236,30 +304,62 @@ std::vector<KernelFinding> overlap(const KernelContext& ctx) {
     if (!b.placed) {
       out.push_back(buffer_finding(ctx, j, prove::Status::kNotApplicable,
                                    "no placement: where the buffer lives is unknown (docs/model-format.md)"));
-    } else if (!fp[j].ok) {
+    } else if (have_fp[j] && !fp[j].ok) {
       out.push_back(buffer_finding(ctx, j, prove::Status::kNotApplicable, "not compared: " + fp[j].why_not));
-    } else {
+    } else if (!boxes[j].ok && !have_fp[j]) {
+      const Footprint& f = footprint_of(j);  // no bound: the footprint says why (or covers it)
+      out.push_back(f.ok ? buffer_finding(ctx, j, prove::Status::kPass,
+                                          fmt::format("shares no storage with a buffer live at the same time ({} bytes)",
+                                                      f.count))
+                         : buffer_finding(ctx, j, prove::Status::kNotApplicable, "not compared: " + f.why_not));
+    } else if (compared[j]) {
       out.push_back(buffer_finding(ctx, j, prove::Status::kPass,
-                                   fmt::format("shares no storage with a buffer live at the same time ({} bytes)",
+                                   fmt::format("shares no storage with a buffer live at the same time ({} bytes "
+                                               "compared byte by byte)",
                                                fp[j].count)));
+    } else {
+      const Box& x = boxes[j];
+      const std::string where =
+          b.scope == prove::Scope::kTmem
+              ? fmt::format("TMEM lanes [{}, {}] x columns [{}, {}]", x.lo, x.hi, x.col_lo, x.col_hi)
+              : fmt::format("shared bytes [{}, {}]", x.lo, x.hi);
+      out.push_back(buffer_finding(
+          ctx, j, prove::Status::kPass,
+          fmt::format("shares no storage with a buffer live at the same time (its {} meet no other storage's)", where)));
     }
   }
-  // Totals against the target.
+  // Totals against the target: the highest shared byte and TMEM column any placed buffer
+  // reaches. Boxes are exact except where a swizzle widened them; those buffers are swept
+  // (highest box first) until no other box can reach further.
   std::int64_t smem_end = 0;
   std::string smem_last;
   std::int64_t tmem_cols = 0;
   std::string tmem_last;
+  std::vector<std::size_t> widened;
   for (std::size_t j = 0; j < nb; ++j) {
-    if (!fp[j].ok || fp[j].count == 0) continue;
+    if (!in_scope[j] || !ctx.buffers[j].placed) continue;
     const ResolvedBuffer& b = ctx.buffers[j];
-    if (b.scope == prove::Scope::kShared && fp[j].hi + 1 > smem_end) {
-      smem_end = fp[j].hi + 1;
-      smem_last = b.model->name;
+    const Box& x = boxes[j];
+    if (!x.ok) {
+      const Footprint& f = footprint_of(j);
+      if (!f.ok || f.count == 0) continue;
+      if (b.scope == prove::Scope::kShared && f.hi + 1 > smem_end) smem_end = f.hi + 1, smem_last = b.model->name;
+      if (b.scope == prove::Scope::kTmem && f.max_col + 1 > tmem_cols) tmem_cols = f.max_col + 1, tmem_last = b.model->name;
+      continue;
     }
-    if (b.scope == prove::Scope::kTmem && fp[j].max_col + 1 > tmem_cols) {
-      tmem_cols = fp[j].max_col + 1;
-      tmem_last = b.model->name;
+    if (b.scope == prove::Scope::kTmem) {
+      if (x.col_hi + 1 > tmem_cols) tmem_cols = x.col_hi + 1, tmem_last = b.model->name;
+    } else if (!x.exact) {
+      widened.push_back(j);
+    } else if (x.hi + 1 > smem_end) {
+      smem_end = x.hi + 1, smem_last = b.model->name;
     }
+  }
+  std::sort(widened.begin(), widened.end(), [&](std::size_t p, std::size_t q) { return boxes[p].hi > boxes[q].hi; });
+  for (std::size_t j : widened) {
+    if (boxes[j].hi + 1 <= smem_end) break;  // no later box reaches further than what is known
+    const Footprint& f = footprint_of(j);
+    if (f.ok && f.count > 0 && f.hi + 1 > smem_end) smem_end = f.hi + 1, smem_last = ctx.buffers[j].model->name;
   }
   if (!smem_last.empty()) {
     const std::int64_t cap = ctx.target->smem_bytes_per_cta;
