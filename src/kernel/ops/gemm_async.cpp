@@ -21,7 +21,9 @@ void parse_gemm_async(ObjectReader& o, Op& op, OpEnv& env) {
   if (g.sfa.has_value() != g.sfb.has_value() || g.sfa.has_value() != !g.scale_vec.empty())
     o.fail("sfa", "a block-scaled gemm_async gives sfa, sfb and scale_vec together");
   g.ws = o.flag("ws");
-  const bool accumulate = o.opt_bool("accumulate").value_or(true);
+  // TIRx's Tx.gemm_async(..., accum=False) overwrites D unless told otherwise
+  // (python/tvm/tirx/script/builder/tirx.py), so the format's default is false too.
+  const bool accumulate = o.opt_bool("accumulate").value_or(false);
   g.accumulate = accumulate;
   op.reads.push_back(g.a.buffer);
   op.reads.push_back(g.b.buffer);
