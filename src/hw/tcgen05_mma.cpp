@@ -9,23 +9,22 @@ namespace tirx::hw {
 namespace {
 [[noreturn]] void shape_error(std::string msg) { throw InputError("tcgen05.shape", std::move(msg)); }
 
-// Table 39 for the kinds with K = 16/8/32 (f16, tf32, f8f6f4): legal N per layout.
+// Legal N per layout for the kinds with K = 16/8/32 (f16, tf32, f8f6f4): PTX ISA 9.1
+// §9.7.16.2.1 Table 39, which CUTLASS enforces with static_asserts on its SM100 UMMA atoms
+// (cute/arch/mma_sm100_umma.hpp): M=64 ::1 N % 8, M=128 ::1 N % 16, M=256 ::2 N % 16,
+// M=128 ::2 N % 32, all up to 256.
 void check_n(Datapath d, int n_total) {
+  auto need = [&](int step, const char* group) {
+    if (n_total < step || n_total > 256 || n_total % step != 0)
+      shape_error(fmt::format("N = {} is not legal for layout {} (M={}, {}): N must be a multiple of {} in [{}, 256] "
+                              "(PTX ISA 9.1 Table 39)",
+                              n_total, to_char(d), datapath_m(d), group, step, step));
+  };
   switch (d) {
-    case Datapath::D:
-    case Datapath::F:
-      if (n_total < 8 || n_total > 256 || n_total % 8 != 0)
-        shape_error(fmt::format("N = {} is not legal for layout {} (cta_group::1): N must be a multiple of 8 in "
-                                "[8, 256]",
-                                n_total, to_char(d)));
-      return;
-    case Datapath::A:
-    case Datapath::B:
-      if (n_total < 16 || n_total > 256 || n_total % 16 != 0)
-        shape_error(fmt::format("N = {} is not legal for layout {} (cta_group::2): N must be a multiple of 16 in "
-                                "[16, 256]",
-                                n_total, to_char(d)));
-      return;
+    case Datapath::F: return need(8, "cta_group::1");
+    case Datapath::D: return need(16, "cta_group::1");
+    case Datapath::A: return need(16, "cta_group::2");
+    case Datapath::B: return need(32, "cta_group::2");
     case Datapath::E:
     case Datapath::G:
       if (n_total != 64 && n_total != 128 && n_total != 256)

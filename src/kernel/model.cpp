@@ -29,6 +29,19 @@ const std::vector<std::string> kDtypeAliases = {"fp16", "bf16", "fp32", "fp8", "
 bool is_shared(const std::string& scope) { return scope == "shared" || scope == "shared.dyn"; }
 bool is_pow2(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
+// A kernel, buffer or op name is printed in every report format (text tables, SARIF, JUnit XML):
+// it must be non-empty and hold no control character (XML 1.0 cannot carry most of them).
+template <class Reader>
+void require_name(Reader& r, const char* key, const std::string& name, const char* what) {
+  if (name.empty()) r.fail(key, "must not be empty");
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(name[i]);
+    if (c < 0x20 || c == 0x7f)
+      r.fail(key, fmt::format("the {} name holds the control character U+{:04X} at byte {}", what, c, i),
+             "names appear in text, SARIF and JUnit XML reports: use printable characters");
+  }
+}
+
 void read_params(ObjectReader& top, KernelModel& m) {
   const json* p = top.raw("params");
   if (!p) return;
@@ -106,7 +119,7 @@ BufferModel read_buffer(const DocumentContext& doc, const json& j, const std::st
   bm.path = path;
   bm.position = doc.position(path);
   bm.name = b.str("name");
-  if (bm.name.empty()) b.fail("name", "must not be empty");
+  require_name(b, "name", bm.name, "buffer");
   bm.scope = b.choice("scope", kScopes);
   bm.layout = b.str("layout");
   bm.shape = b.int_array("shape", 1, INT64_MAX, format >= 2);
@@ -214,7 +227,7 @@ void read_ops(ObjectReader& top, KernelModel& m, const DocumentContext& doc) {
     op.path = opath;
     op.position = doc.position(opath);
     op.name = o.str("name");
-    if (op.name.empty()) o.fail("name", "must not be empty");
+    require_name(o, "name", op.name, "op");
     if (auto [it, fresh] = names.emplace(op.name, opath); !fresh)
       o.fail("name", fmt::format("op name '{}' is used twice (first at {})", op.name, it->second));
     if (m.format < 2) {
@@ -293,21 +306,27 @@ std::optional<std::size_t> KernelModel::op_index(std::string_view name) const {
 
 namespace {
 
-// Model files nest a few levels (buffers -> buffer -> corpus -> files); the position index keeps
-// each value's JSON path, so its size grows with the square of the nesting depth. Refused before
-// parsing, at the first bracket past the limit.
+// Model files nest a few levels (buffers -> buffer -> corpus -> files) and use short keys; the
+// position index keeps each value's JSON path, so its size grows with the nesting depth times
+// the key lengths along the path. Both are refused before parsing, at the offending byte.
 constexpr int kMaxNesting = 64;
+constexpr std::size_t kMaxKeyBytes = 256;
 
-void check_nesting(const std::string& text, const std::string& origin) {
+void check_shape_of_text(const std::string& text, const std::string& origin) {
   int depth = 0;
-  bool in_string = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
+    if (c == '"') {
+      const std::size_t start = i;
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\') ++i;
+      std::size_t j = i + 1;
+      while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r')) ++j;
+      if (j < text.size() && text[j] == ':' && i - start - 1 > kMaxKeyBytes)
+        throw InputError("model.schema",
+                         fmt::format("{}: an object key of {} bytes, more than the {} a model key may have", origin,
+                                     i - start - 1, kMaxKeyBytes),
+                         text, start);
     } else if (c == '[' || c == '{') {
       if (++depth > kMaxNesting)
         throw InputError("model.schema",
@@ -324,7 +343,7 @@ void check_nesting(const std::string& text, const std::string& origin) {
 }  // namespace
 
 KernelModel parse_model(const std::string& text, const std::string& origin) {
-  check_nesting(text, origin);
+  check_shape_of_text(text, origin);
   json j;
   try {
     j = json::parse(text);
@@ -342,6 +361,7 @@ KernelModel parse_model(const std::string& text, const std::string& origin) {
   ObjectReader top(doc, j, "$");
   if (auto f = top.opt_integer("format", 1, 2)) m.format = static_cast<int>(*f);
   m.kernel = top.str("kernel");
+  require_name(top, "kernel", m.kernel, "kernel");
   m.target = top.opt_str("target").value_or("sm_100a");
   if (m.target.empty()) top.fail("target", "must not be empty");
   m.notes = top.opt_str("notes").value_or("");

@@ -12,6 +12,16 @@
 
 namespace tirx::kernel {
 
+std::optional<std::int64_t> ImageCache::kernel_alloc_columns() {
+  if (!alloc_columns_) {
+    std::optional<std::int64_t> total;
+    for (const Op& op : ctx_.model->ops)
+      if (const auto* a = std::get_if<AllocOp>(&op.data); a && !a->dealloc) total = checked_add(total.value_or(0), a->cols);
+    alloc_columns_ = total;
+  }
+  return *alloc_columns_;
+}
+
 const TmemImageTable& ImageCache::tmem(const ResolvedBuffer& b) {
   auto it = tmem_.find(b.index);
   if (it == tmem_.end()) it = tmem_.emplace(b.index, tmem_image_table(b, max_points_)).first;

@@ -2,6 +2,7 @@
 #include "tirx_verify/report/baseline.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -18,6 +19,12 @@ std::string key_of(const json& e) {
     for (const auto& r : e.at("related")) k += "|" + r.get<std::string>();
   return k;
 }
+
+const std::set<std::string> kEntryKeys = {"kernel", "subject_kind", "subject", "check",
+                                          "related", "severity",     "message", "judgement"};
+
+// True when a is more severe than b (error > warning > note).
+bool more_severe(prove::Severity a, prove::Severity b) { return static_cast<int>(a) < static_cast<int>(b); }
 
 [[noreturn]] void bad(const std::string& origin, const std::string& what) {
   throw InputError("baseline.file", fmt::format("{}: {}", origin, what), {}, std::nullopt,
@@ -66,7 +73,20 @@ Baseline parse_baseline(const std::string& text, const std::string& origin) {
         (!e["related"].is_array() || !std::all_of(e["related"].begin(), e["related"].end(),
                                                   [](const json& r) { return r.is_string(); })))
       bad(origin, fmt::format("$.findings[{}].related must be an array of strings", i));
-    b.keys.insert(key_of(e));
+    for (auto it = e.begin(); it != e.end(); ++it)
+      if (!kEntryKeys.count(it.key()))
+        bad(origin, fmt::format("$.findings[{}] has an unknown key '{}' (known: kernel, subject_kind, subject, check, "
+                                "related, severity, message, judgement)",
+                                i, it.key()));
+    prove::Severity accepted = prove::Severity::kError;  // no severity: any finding
+    if (e.contains("severity")) {
+      const json& sv = e["severity"];
+      if (!sv.is_string() || (sv != "error" && sv != "warning" && sv != "note"))
+        bad(origin, fmt::format("$.findings[{}].severity must be \"error\", \"warning\" or \"note\"", i));
+      accepted = prove::parse_severity(sv.get<std::string>());
+    }
+    auto [slot, fresh] = b.keys.emplace(key_of(e), accepted);
+    if (!fresh && more_severe(accepted, slot->second)) slot->second = accepted;
   }
   return b;
 }
@@ -76,10 +96,10 @@ int apply_baseline(const Baseline& b, std::vector<Item>& items) {
   for (auto& it : items) {
     if (it.input_error || it.status != prove::Status::kFail) continue;
     const std::string k = it.key();
-    if (b.keys.count(k)) {
-      it.known = true;
-      matched.insert(k);
-    }
+    const auto entry = b.keys.find(k);
+    if (entry == b.keys.end()) continue;
+    matched.insert(k);  // the entry still describes this subject, even when the finding outgrew it
+    if (!more_severe(it.severity, entry->second)) it.known = true;
   }
   return static_cast<int>(b.keys.size() - matched.size());
 }

@@ -2,7 +2,10 @@
 // each column a check that applies to something in that kernel, then the findings with their
 // witnesses and fixes, then totals.
 #include <algorithm>
+#include <map>
 #include <set>
+#include <string>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -81,18 +84,25 @@ std::string render_run_text(const std::vector<kernel::KernelReport>& ks, const s
           ids.push_back(it->check);
       return ids;
     };
+    // The mark of every (kind, check, subject) cell, in one pass over the kernel's items: the
+    // first item sets it, a failed one overrides it; a failed finding about a pair
+    // (kernel.overlap) marks its related subjects too.
+    std::map<std::tuple<std::string, std::string, std::string>, std::string> marks;
+    for (const Item* it : mine) {
+      auto put = [&](const std::string& subject) {
+        std::string& m = marks[{it->subject_kind, it->check, subject}];
+        if (m.empty() || it->failed()) m = std::string(mark(it->status)) + (it->known && it->failed() ? "*" : "");
+      };
+      put(it->subject);
+      if (it->failed())
+        for (const auto& r : it->related)
+          if (r != it->subject) put(r);
+    }
     auto row_marks = [&](const std::string& kind, const std::string& subject, const std::vector<std::string>& ids) {
       std::string row;
       for (const auto& id : ids) {
-        std::string m = "";
-        for (const Item* it : mine) {
-          if (it->subject_kind != kind || it->check != id) continue;
-          // A finding about a pair (kernel.overlap) marks both subjects.
-          const bool related = it->failed() && std::find(it->related.begin(), it->related.end(), subject) != it->related.end();
-          if ((it->subject == subject || related) && (m.empty() || it->failed()))
-            m = std::string(mark(it->status)) + (it->known && it->failed() ? "*" : "");
-        }
-        row += fmt::format(" {:>{}}", m, header(id).size());
+        const auto m = marks.find({kind, id, subject});
+        row += fmt::format(" {:>{}}", m == marks.end() ? std::string() : m->second, header(id).size());
       }
       return row;
     };
@@ -146,7 +156,7 @@ std::string render_run_text(const std::vector<kernel::KernelReport>& ks, const s
     out += "\n";
   }
   auto count = [](const std::map<std::string, int>& m, const char* sev) { return m.count(sev) ? m.at(sev) : 0; };
-  out += fmt::format("\nSUMMARY: {}, {}, {}: buffers {} verified, {} with findings, {} undecided, {} input errors\n",
+  out += fmt::format("\nSUMMARY: {}, {}, {}: buffer layouts {} verified, {} with findings, {} undecided, {} input errors\n",
                      plural(s.kernels, "kernel", "kernels"), plural(s.buffers, "buffer", "buffers"),
                      plural(s.ops, "op", "ops"), s.verified, s.with_findings, s.undecided, s.errors);
   out += fmt::format("         findings: {} errors, {} warnings, {} notes", count(s.new_by_severity, "error"),

@@ -93,4 +93,18 @@ json sarif_log(const std::vector<Item>& items, const Summary& s, bool with_basel
   return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", json::array({run})}};
 }
 
+json sarif_error_log(const std::string& check_id, const std::string& message) {
+  const json notification = {{"level", "error"},
+                             {"message", {{"text", message}}},
+                             {"descriptor", {{"id", check_id}}}};
+  const json run = {
+      {"tool",
+       {{"driver", {{"name", kToolName}, {"version", kToolVersion}, {"semanticVersion", kToolVersion}, {"rules", json::array()}}}}},
+      {"invocations", json::array({{{"executionSuccessful", false},
+                                    {"exitCode", 2},
+                                    {"toolExecutionNotifications", json::array({notification})}}})},
+      {"results", json::array()}};
+  return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", json::array({run})}};
+}
+
 }  // namespace tirx::report

@@ -25,6 +25,7 @@ triaged finding on the same model; `run` gets the same baseline, so those findin
 exit code either.
 """
 import argparse
+import concurrent.futures
 import copy
 import json
 import os
@@ -200,10 +201,12 @@ def main():
     a = ap.parse_args()
     passed = failed = 0
     known = baseline_keys(a.root)
-    for fn in sorted(os.listdir(a.cases)):
-        if not fn.endswith(".json"):
-            continue
-        errs = run_case(a.bin, a.root, os.path.join(a.cases, fn), known)
+    names = sorted(fn for fn in os.listdir(a.cases) if fn.endswith(".json"))
+    # Cases are independent processes: run them on every core (the sanitized pass spends most of
+    # its time here), report them in name order.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        outcomes = list(pool.map(lambda fn: run_case(a.bin, a.root, os.path.join(a.cases, fn), known), names))
+    for fn, errs in zip(names, outcomes):
         if errs:
             failed += 1
             print(f"FAIL {fn}")

@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -181,6 +182,26 @@ def main():
         new = [f for k in rep["kernels"] for f in k["findings"] if f["status"] == "fail" and not f.get("known")]
         ok = ok and code == 1 and len(new) == 1 and new[0]["subject"] == "acc2" and new[0]["related"] == ["acc3"] and rep["summary"]["known"] == 2
         results.append(("baseline round trip", None if ok else f"exit {code}, new {json.dumps(new)[:400]}"))
+        # An entry accepts findings up to its severity: the error accepted as a warning is new.
+        errs = [e for e in bl["findings"] if e["severity"] == "error"]
+        for e in errs:
+            e["severity"] = "warning"
+        lowered = os.path.join(tmp, "lowered.json")
+        json.dump(bl, open(lowered, "w"))
+        code, out, _ = run(a.bin, root, "--baseline", lowered, "--format", "json")
+        rep = json.loads(out)
+        new = [f for k in rep["kernels"] for f in k["findings"] if f["status"] == "fail" and not f.get("known")]
+        ok = bool(errs) and code == 1 and len(new) == len(errs) and rep["summary"]["baseline_unmatched"] == 0
+        results.append(("baseline severity", None if ok else f"exit {code}, {len(new)} new of {len(errs)} lowered"))
+        # Unknown keys and severities in a baseline are bad input, with the entry's path.
+        for patch, want in ((("note2", 1), "unknown key 'note2'"), (("severity", "fatal"), "severity must be")):
+            bad = json.loads(json.dumps(bl))
+            bad["findings"][0][patch[0]] = patch[1]
+            path = os.path.join(tmp, "bad.json")
+            json.dump(bad, open(path, "w"))
+            code, _, err = run(a.bin, root, "--baseline", path)
+            results.append((f"baseline {patch[0]}", None if code == 2 and want in err and "$.findings[0]" in err
+                            else f"exit {code}: {err[:300]}"))
 
     code1, _, _ = run_models(a.bin, root, [os.path.join(root, MODELS[0])], "--fail-on", "warning")
     model = json.load(open(os.path.join(root, MODELS[1])))
@@ -208,6 +229,44 @@ def main():
         first = [json.loads(e[1]).get("error", {}).get("message", "") for e in errs]
         ok = all(e[0] == 2 for e in errs) and first[0] == first[1] and "b.json" in first[0]
         results.append(("jobs: the first bad file", None if ok else f"exits {[e[0] for e in errs]}, messages {first}"))
+
+    # Bad input still writes the SARIF / JUnit file with -o (exit 2); -o never overwrites an input;
+    # a control character in a layout (it reaches a message) stays valid XML.
+    with tempfile.TemporaryDirectory() as tmp:
+        empty = os.path.join(tmp, "empty.json")
+        open(empty, "w").write("")
+        sarif_out, junit_out = os.path.join(tmp, "r.sarif"), os.path.join(tmp, "r.xml")
+        c1, _, _ = run_models(a.bin, root, [empty], "--format", "sarif", "-o", sarif_out)
+        c2, _, _ = run_models(a.bin, root, [empty], "--format", "junit", "-o", junit_out)
+        ok, why = c1 == 2 and c2 == 2, f"exits {c1}, {c2}"
+        try:
+            log = json.load(open(sarif_out))
+            inv = log["runs"][0]["invocations"][0]
+            ok = ok and inv["executionSuccessful"] is False and \
+                inv["toolExecutionNotifications"][0]["descriptor"]["id"] == "model.syntax" and log["runs"][0]["results"] == []
+            err = ET.parse(junit_out).getroot().find("testsuite/testcase/error")
+            ok = ok and err is not None and err.get("type") == "model.syntax"
+        except (OSError, ValueError, KeyError, IndexError, ET.ParseError) as e:
+            ok, why = False, f"{why}: {e}"
+        results.append(("bad input still writes the report file", None if ok else why))
+        victim = os.path.join(tmp, "victim.json")
+        shutil.copy(os.path.join(root, MODELS[0]), victim)
+        before = open(victim).read()
+        c3, _, err3 = run_models(a.bin, root, [victim], "--json", "-o", victim)
+        c4, _, err4 = run_models(a.bin, root, [tmp], "--write-baseline", os.path.join(tmp, "victim.json"))
+        ok = c3 == 2 and c4 == 2 and "overwrite its input" in err3 and "overwrite its input" in err4 and open(victim).read() == before
+        results.append(("-o / --write-baseline refuse an input", None if ok else f"exits {c3}, {c4}: {err3[:200]} {err4[:200]}"))
+        model = json.load(open(os.path.join(root, MODELS[0])))
+        model["buffers"][0]["layout"] = "S[8:1]\u0001"
+        ctl = os.path.join(tmp, "ctl.json")
+        json.dump(model, open(ctl, "w"))
+        c5, out5, _ = run_models(a.bin, root, [ctl], "--format", "junit")
+        try:
+            errs = ET.fromstring(out5).findall(".//error")
+            ok = c5 == 2 and any(e.get("type") == "layout.syntax" for e in errs) and "\x01" not in out5
+        except ET.ParseError:
+            ok = False
+        results.append(("junit: control characters", None if ok else f"exit {c5}, not XML or no layout.syntax error"))
 
     failed = [(n, e) for n, e in results if e]
     for n, e in failed:

@@ -89,7 +89,7 @@ TEST(RunCli, HelpAndVersionAreJsonUnderJson) {
   EXPECT_EQ(r.rc, 0);
   EXPECT_NE(json_of(r)["help"].get<std::string>().find("--scope"), std::string::npos);
   r = run({"--version", "--json"});
-  EXPECT_EQ(json_of(r)["version"], "tirx-verify 0.1.0");
+  EXPECT_EQ(json_of(r)["version"], "tirx-verify 0.2.0");
   r = run({"--list-checks", "--json"});
   EXPECT_EQ(json_of(r)["checks"][0]["id"], "layout.syntax");
 }

@@ -80,8 +80,16 @@ TEST(Tcgen05Mma, LayoutCIsRejectedAsUnresolved) {
 TEST(Tcgen05Mma, LaneAlignmentNAndRangeErrors) {
   EXPECT_TRUE(throws_check([] { cell(Datapath::F, 32, 0, 0, 8); }, "tmem.datapath", {"lane 0 or 16"}));
   EXPECT_TRUE(throws_check([] { cell(Datapath::D, 32, 0, 0, 16); }, "tmem.datapath", {"lane 0, not lane 16"}));
-  EXPECT_TRUE(throws_check([] { cell(Datapath::D, 12, 0, 0); }, "tcgen05.shape", {"multiple of 8"}));
-  EXPECT_TRUE(throws_check([] { cell(Datapath::B, 24, 0, 0); }, "tcgen05.shape", {"multiple of 16"}));
+  // PTX Table 39 (CUTLASS's SM100 UMMA static_asserts): M=64 N % 8, M=128 N % 16, M=256 (::2)
+  // N % 16, M=128 (::2) N % 32.
+  EXPECT_TRUE(throws_check([] { cell(Datapath::F, 12, 0, 0); }, "tcgen05.shape", {"multiple of 8"}));
+  EXPECT_NO_THROW(cell(Datapath::F, 24, 0, 0));
+  EXPECT_TRUE(throws_check([] { cell(Datapath::D, 24, 0, 0); }, "tcgen05.shape", {"multiple of 16 in [16, 256]"}));
+  EXPECT_TRUE(throws_check([] { cell(Datapath::D, 8, 0, 0); }, "tcgen05.shape", {"multiple of 16"}));
+  EXPECT_NO_THROW(cell(Datapath::D, 240, 0, 0));
+  EXPECT_TRUE(throws_check([] { cell(Datapath::A, 24, 0, 0); }, "tcgen05.shape", {"multiple of 16"}));
+  EXPECT_TRUE(throws_check([] { cell(Datapath::B, 48, 0, 0); }, "tcgen05.shape", {"multiple of 32 in [32, 256]"}));
+  EXPECT_NO_THROW(cell(Datapath::B, 96, 0, 0));
   EXPECT_TRUE(throws_check([] { cell(Datapath::E, 96, 0, 0); }, "tcgen05.shape", {"64, 128 or 256"}));
   EXPECT_TRUE(throws_check([] { cell(Datapath::F, 32, 64, 0); }, "tcgen05.shape", {"outside the 64 x 32"}));
   EXPECT_TRUE(throws_check([] { cell(Datapath::D, 256, 0, 0, 0, 300); }, "tmem.address", {"past the last column"}));

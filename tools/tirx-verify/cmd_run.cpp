@@ -3,6 +3,7 @@
 // The main job: load every kernel model (default: models/kernels/ of the repository), check every
 // buffer layout and every op, print a report in the chosen format. docs/ci.md tells how to gate a
 // compiler's CI on it.
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -51,7 +52,51 @@ void write_text(const std::string& path, const std::string& text) {
   write_output_file(path, text, "cli.usage", "report file");
 }
 
+int run_run_checked(const Opts& o);
+
+// True when `out` is one of the run's inputs: a model path given, a *.json file below a model
+// directory given, or the baseline. Never written over, not even with an error report.
+bool names_an_input(const Opts& o, const std::string& out) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path canon = fs::weakly_canonical(out, ec);
+  if (ec) return true;  // cannot tell: do not write
+  std::vector<std::string> inputs = o.paths;
+  if (inputs.empty()) inputs = {"models/kernels", (fs::path(repo_root()) / "models/kernels").string()};
+  if (!o.baseline.empty()) inputs.push_back(o.baseline);
+  for (const auto& in : inputs) {
+    if (fs::equivalent(out, in, ec) && !ec) return true;
+    const fs::path dir = fs::weakly_canonical(in, ec);
+    if (ec || !fs::is_directory(dir, ec)) continue;
+    if (canon.extension() == ".json" && std::mismatch(dir.begin(), dir.end(), canon.begin(), canon.end()).first == dir.end())
+      return true;
+  }
+  return false;
+}
+
+// With -o and --format sarif|junit, a run that stops on bad input (a model that does not load,
+// a baseline that does not parse) still writes its report file — an error notification / an
+// error test case naming the check id — then answers as before (exit 2): a CI step that uploads
+// the file finds one.
 int run_run(const Opts& o) {
+  try {
+    return run_run_checked(o);
+  } catch (const InputError& e) {
+    const std::string format = o.json ? std::string("json") : o.format;
+    if (!o.output.empty() && (format == "sarif" || format == "junit") && !names_an_input(o, o.output)) {
+      const std::string msg = e.message();
+      try {
+        write_text(o.output, format == "sarif" ? dump_json(report::sarif_error_log(e.check_id(), msg), 2) + "\n"
+                                               : report::junit_error_xml(e.check_id(), msg));
+      } catch (const InputError&) {
+        // the output itself is the problem (e.g. -o names a model file): report the first error only
+      }
+    }
+    throw;
+  }
+}
+
+int run_run_checked(const Opts& o) {
   const auto t0 = std::chrono::steady_clock::now();
   report::RunOptions ropt;
   ropt.fail_on = prove::parse_severity(o.fail_on);
@@ -67,6 +112,27 @@ int run_run(const Opts& o) {
   std::optional<report::Baseline> baseline;
   if (!o.baseline.empty()) baseline = report::parse_baseline(read_text(o.baseline, "baseline"), o.baseline);
   const auto files = kernel::collect_model_files(roots);
+  // A report or baseline written over one of the run's own inputs would destroy it.
+  auto refuse_overwrite = [&](const std::string& out, const char* option) {
+    if (out.empty()) return;
+    std::error_code ec;
+    auto same = [&](const std::filesystem::path& in) { return std::filesystem::equivalent(out, in, ec) && !ec; };
+    for (const auto& f : files)
+      if (same(f))
+        throw InputError("cli.usage", fmt::format("{} {} is the model file {}: the report would overwrite its input",
+                                                  option, out, f.string()));
+    if (!o.baseline.empty() && same(o.baseline))
+      throw InputError("cli.usage", fmt::format("{} {} is the --baseline file: it would be overwritten while it is "
+                                                "read",
+                                                option, out));
+  };
+  refuse_overwrite(o.output, "-o");
+  refuse_overwrite(o.write_baseline, "--write-baseline");
+  if (!o.output.empty() && !o.write_baseline.empty()) {
+    std::error_code ec;
+    if (o.output == o.write_baseline || (std::filesystem::equivalent(o.output, o.write_baseline, ec) && !ec))
+      throw InputError("cli.usage", fmt::format("-o and --write-baseline name the same file {}", o.output));
+  }
   // Every model is loaded before any is verified (a bad file is answered before any check runs,
   // the first bad one in path order), then verified; both phases on o.jobs threads.
   std::vector<kernel::KernelModel> models(files.size());

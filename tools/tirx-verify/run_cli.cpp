@@ -70,7 +70,7 @@ struct Tree {
   int exit_code = kVerified;
 };
 std::vector<std::string> build(CLI::App& app, Tree& t) {
-  app.set_version_flag("--version", "tirx-verify 0.1.0");
+  app.set_version_flag("--version", std::string("tirx-verify ") + report::kToolVersion);  // one version everywhere
   app.add_flag("--list-checks", t.list_checks, "List every check id with its description and witness format");
   app.add_flag("--json", t.top_json, "With --list-checks, --help, --version or a command-line error: JSON output");
   register_apply(app, t.exit_code);

@@ -22,8 +22,9 @@
 // Which CTA of the pair holds which half of M (A, B) is inferred from CUTLASS's 2-SM
 // partitioning (even CTA = first half), not stated in PTX.
 //
-// Instruction shapes (PTX §9.7.16.2.1 Table 39, kind::f16/tf32/f8f6f4): ::1 M=64/128 with
-// N a multiple of 8 in [8, 256]; ::2 M=128/256 with N a multiple of 16 in [16, 256]; .ws
+// Instruction shapes (PTX §9.7.16.2.1 Table 39, kind::f16/tf32/f8f6f4, as CUTLASS's SM100 UMMA
+// atoms static_assert them): ::1 M=64 N a multiple of 8, M=128 N a multiple of 16; ::2 M=256 N
+// a multiple of 16, M=128 N a multiple of 32; all in [step, 256]; .ws
 // N in {64, 128, 256}.
 //
 // Block scaling (PTX §9.7.16.10.7, Tables 43/44; CUTLASS tmem_sf_frg): a scale factor is one

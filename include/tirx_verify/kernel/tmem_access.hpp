@@ -56,10 +56,15 @@ class ImageCache {
   // region_flat_indices of a bound region of buffer b (cached by its bounds).
   const std::vector<std::int64_t>& flats(const ResolvedBuffer& b, const Region& r);
   std::int64_t max_points() const { return max_points_; }
+  // The sum of the kernel's tcgen05.alloc columns (nullopt: the kernel has no tcgen05.alloc),
+  // computed on first use, so a check over many ops scans the op list once. Throws
+  // InputError("layout.well-formed") if the sum overflows int64.
+  std::optional<std::int64_t> kernel_alloc_columns();
 
  private:
   const KernelContext& ctx_;
   std::int64_t max_points_;
+  std::optional<std::optional<std::int64_t>> alloc_columns_;
   std::map<std::size_t, TmemImageTable> tmem_;
   std::map<std::pair<std::size_t, std::vector<int>>, RegImageTable> regs_;
   std::map<std::pair<std::size_t, std::string>, std::vector<std::int64_t>> flats_;

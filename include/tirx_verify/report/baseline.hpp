@@ -11,11 +11,14 @@
 //                  "message": "m = 255 for element [24,249] is outside [0, 255) ..."}]}
 // Entries match items by kernel, subject kind and name, check id and related subjects — never by
 // the message or the numbers in it, which may move when a layout changes slightly (the message is
-// kept for the reader). Input errors are never baselined: a model that does not load is fixed,
-// not accepted.
+// kept for the reader) — and only up to the entry's severity: a finding more severe than the one
+// accepted (a warning accepted, an error found) is new. An entry without "severity" accepts any.
+// Keys allowed in an entry: kernel, subject_kind, subject, check, related, severity, message,
+// judgement (the triage note a human wrote). Input errors are never baselined: a model that does
+// not load is fixed, not accepted.
 #pragma once
 
-#include <set>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -28,15 +31,17 @@ namespace tirx::report {
 inline constexpr int kBaselineFormat = 1;
 
 struct Baseline {
-  std::set<std::string> keys;  // Item::key() of every entry
+  // Item::key() of every entry -> the most severe finding it accepts.
+  std::map<std::string, prove::Severity> keys;
 };
 
 // The baseline of every failed item (input errors excepted), sorted by key.
 nlohmann::json baseline_json(const std::vector<Item>& items);
 // Reads a baseline file's text. Throws InputError("baseline.file") naming the JSON path for a file
-// that is not a format-1 baseline.
+// that is not a format-1 baseline (an unknown key or severity included).
 Baseline parse_baseline(const std::string& text, const std::string& origin);
-// Marks the items the baseline lists as known; returns how many entries matched no item.
+// Marks the items the baseline lists, at or below the listed severity, as known; returns how
+// many entries matched no item.
 int apply_baseline(const Baseline& b, std::vector<Item>& items);
 
 }  // namespace tirx::report

@@ -20,5 +20,8 @@
 namespace tirx::report {
 
 std::string junit_xml(const std::vector<Item>& items, const Summary& s);
+// The report of a run that stopped before any check ran: one suite "tirx-verify" with one test
+// case "input" in error (type = the check id, message = the error), so CI still finds a file.
+std::string junit_error_xml(const std::string& check_id, const std::string& message);
 
 }  // namespace tirx::report

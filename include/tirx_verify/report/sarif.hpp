@@ -29,4 +29,10 @@ namespace tirx::report {
 // with_baseline: the run used a baseline (results get baselineState).
 nlohmann::json sarif_log(const std::vector<Item>& items, const Summary& s, bool with_baseline);
 
+// The log of a run that stopped before any check ran (a model file that does not load, a bad
+// option): one run with no results, its invocation marked unsuccessful and one error
+// notification carrying the check id (descriptor.id) and the message (SARIF 2.1.0 §3.20
+// invocation, §3.58 notification), so a dashboard that expects the file still gets one.
+nlohmann::json sarif_error_log(const std::string& check_id, const std::string& message);
+
 }  // namespace tirx::report

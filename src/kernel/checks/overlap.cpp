@@ -238,6 +238,80 @@ std::string cell_text(const KernelContext& ctx, const ResolvedBuffer& b, std::in
   return fmt::format("shared byte {}", key);
 }
 
+// The TMEM allocation lifecycle, for a kernel with tcgen05.alloc ops, walking the ops in program
+// order: every op that reads or writes a TMEM buffer runs while an allocation is held; a
+// tcgen05.dealloc frees the columns an earlier tcgen05.alloc took (the same count; PTX ISA 9.1
+// §9.7.16.7.1: dealloc releases an allocation, and the CTA must release all of it before it
+// exits). The first problem fails the finding (error); allocations still held at the end are a
+// warning (the model's pass may stop before the kernel's teardown).
+KernelFinding tmem_lifecycle(const KernelContext& ctx) {
+  const KernelModel& m = *ctx.model;
+  std::vector<std::pair<std::int64_t, std::size_t>> held;  // (columns, alloc op)
+  std::optional<std::size_t> last_dealloc;
+  auto fail = [&](std::size_t i, const std::string& kind, const std::string& msg, const std::string& fix) {
+    KernelFinding f = kernel_finding(ctx, prove::Status::kFail, msg);
+    nlohmann::json h = nlohmann::json::array();
+    for (const auto& [cols, at] : held) h.push_back({{"op", m.ops[at].name}, {"cols", cols}});
+    f.witness = {{"kind", kind}, {"op", m.ops[i].name}, {"held", h}};
+    f.related = {m.ops[i].name};
+    f.fix = fix;
+    return f;
+  };
+  for (std::size_t i = 0; i < m.ops.size(); ++i) {
+    const Op& op = m.ops[i];
+    if (const auto* a = std::get_if<AllocOp>(&op.data)) {
+      if (!a->dealloc) {
+        held.emplace_back(a->cols, i);
+        continue;
+      }
+      const auto it = std::find_if(held.begin(), held.end(), [&](const auto& h) { return h.first == a->cols; });
+      if (it != held.end()) {
+        held.erase(it);
+        last_dealloc = i;
+        continue;
+      }
+      if (held.empty())
+        return fail(i, "dealloc without alloc",
+                    fmt::format("op '{}' deallocates {} TMEM columns while no allocation is held{}", op.name, a->cols,
+                                last_dealloc ? fmt::format(" (op '{}' freed the last one)", m.ops[*last_dealloc].name)
+                                             : std::string()),
+                    "free each tcgen05.alloc once");
+      std::string sizes;
+      for (const auto& h : held) sizes += fmt::format("{}{}", sizes.empty() ? "" : ", ", h.first);
+      return fail(i, "dealloc size",
+                  fmt::format("op '{}' deallocates {} TMEM columns, but the allocations held take {} columns "
+                              "(tcgen05.dealloc frees what one tcgen05.alloc took, PTX ISA 9.1 §9.7.16.7.1)",
+                              op.name, a->cols, sizes),
+                  fmt::format("deallocate {} columns", held.front().first));
+    }
+    if (!held.empty()) continue;
+    for (const auto* names : {&op.reads, &op.writes})
+      for (const auto& name : *names)
+        if (const ResolvedBuffer* b = ctx.buffer(name); b && b->scope == prove::Scope::kTmem)
+          return fail(i, last_dealloc ? "use after dealloc" : "use before alloc",
+                      last_dealloc ? fmt::format("op '{}' uses TMEM buffer '{}' after op '{}' deallocated the kernel's "
+                                                 "TMEM",
+                                                 op.name, name, m.ops[*last_dealloc].name)
+                                   : fmt::format("op '{}' uses TMEM buffer '{}' before any tcgen05.alloc", op.name, name),
+                      last_dealloc ? "move the tcgen05.dealloc after the last TMEM access"
+                                   : "allocate TMEM (tcgen05.alloc) before its first use");
+  }
+  if (!held.empty()) {
+    KernelFinding f = kernel_finding(
+        ctx, prove::Status::kFail,
+        fmt::format("TMEM lifecycle: {} column(s) allocated by op '{}' are never deallocated (the CTA must release its "
+                    "TMEM before it exits, PTX ISA 9.1 §9.7.16.7.1)",
+                    held.front().first, m.ops[held.front().second].name));
+    f.severity = Severity::kWarning;
+    f.witness = {{"kind", "never deallocated"}, {"op", m.ops[held.front().second].name}};
+    f.fix = "add the tcgen05.dealloc of the kernel's teardown";
+    return f;
+  }
+  return kernel_finding(ctx, prove::Status::kPass,
+                        "TMEM lifecycle: every TMEM access runs while an allocation is held; every tcgen05.dealloc "
+                        "frees what a tcgen05.alloc took");
+}
+
 }  // namespace
 
 std::vector<KernelFinding> overlap(const KernelContext& ctx) {
@@ -397,6 +471,9 @@ std::vector<KernelFinding> overlap(const KernelContext& ctx) {
     if (!ok) f.witness = {{"allocated_cols", alloc_cols}, {"reached_cols", tmem_cols}, {"capacity_cols", cap}};
     out.push_back(std::move(f));
   }
+  const bool any_alloc_op =
+      std::any_of(m.ops.begin(), m.ops.end(), [](const Op& op) { return std::holds_alternative<AllocOp>(op.data); });
+  if (any_alloc_op && ctx.target->tmem) out.push_back(tmem_lifecycle(ctx));
   return out;
 }
 

@@ -22,12 +22,12 @@ namespace {
 std::string lanes_text(int first, int count) { return fmt::format("{}..{}", first, first + count - 1); }
 
 // Lane-field and column problems of each issue.
-void issue_problems(const KernelContext& ctx, const ResolvedBuffer& t, const std::vector<LdStIssue>& issues,
-                    bool store, std::vector<Problem>& out) {
+void issue_problems(const KernelContext& ctx, ImageCache& cache, const ResolvedBuffer& t,
+                    const std::vector<LdStIssue>& issues, bool store, std::vector<Problem>& out) {
   const hw::Target& target = *ctx.target;
   const int wpw = target.warps_per_warpgroup, sub = target.tmem_subpartition_lanes();
   std::string alloc_why;
-  const auto alloc = allocated_columns(ctx, t, alloc_why);
+  const auto alloc = allocated_columns(ctx, cache, t, alloc_why);
   const std::int64_t limit = alloc ? *alloc : target.tmem->columns;
   if (!alloc) alloc_why = fmt::format("the target's {} TMEM columns", target.tmem->columns);
   bool col_reported = false;
@@ -240,7 +240,7 @@ KernelFinding tmem_ldst_op(const KernelContext& ctx, ImageCache& cache, std::siz
       issues.push_back({op.warps[k], l.instr, tmem_address(ctx, a), first_reg});
     }
     std::vector<Problem> problems;
-    issue_problems(ctx, t, issues, l.store, problems);
+    issue_problems(ctx, cache, t, issues, l.store, problems);
     const std::string plan = fmt::format("{} from warps {}", hw::spelling(l.instr, l.store), nlohmann::json(op.warps).dump());
     std::string note;
     const std::int64_t n = data_problems(ctx, cache, l.tmem, l.regs, op.warps, issues, l.store, plan, problems, note);
@@ -260,7 +260,7 @@ KernelFinding tmem_copy_op(const KernelContext& ctx, ImageCache& cache, std::siz
     const Tcgen05CopyPlan p = lower_tcgen05_copy(ctx, op, c);
     const ResolvedBuffer& t = *ctx.buffer(p.tmem.buffer);
     std::vector<Problem> problems;
-    issue_problems(ctx, t, p.issues, p.store, problems);
+    issue_problems(ctx, cache, t, p.issues, p.store, problems);
     std::string note;
     const std::int64_t n = data_problems(ctx, cache, p.tmem, p.regs, op.warps, p.issues, p.store, p.path, problems, note);
     for (auto& pr : problems) {

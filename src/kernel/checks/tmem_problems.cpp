@@ -52,15 +52,9 @@ KernelFinding exception_finding(const KernelContext& ctx, std::size_t i, const I
   return f;
 }
 
-std::optional<std::int64_t> allocated_columns(const KernelContext& ctx, const ResolvedBuffer& b, std::string& why) {
-  std::int64_t total = 0;
-  bool any = false;
-  for (const Op& op : ctx.model->ops)
-    if (const auto* a = std::get_if<AllocOp>(&op.data); a && !a->dealloc) {
-      total = checked_add(total, a->cols);
-      any = true;
-    }
-  if (any) {
+std::optional<std::int64_t> allocated_columns(const KernelContext& ctx, ImageCache& cache, const ResolvedBuffer& b,
+                                              std::string& why) {
+  if (const auto total = cache.kernel_alloc_columns()) {
     why = "the kernel's tcgen05.alloc";
     return total;
   }

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "checks.hpp"
+#include "tirx_verify/kernel/tmem_access.hpp"
 #include "tirx_verify/layout/error.hpp"
 
 namespace tirx::kernel::checks {
@@ -37,6 +38,7 @@ KernelFinding exception_finding(const KernelContext& ctx, std::size_t op, const 
 // The TMEM columns a kernel's tcgen05 instructions may use, from the allocation base: the sum
 // of its tcgen05.alloc ops when it has any, else the buffer's (or its storage root's)
 // alloc_cols; nullopt when neither is known. `why` says which.
-std::optional<std::int64_t> allocated_columns(const KernelContext& ctx, const ResolvedBuffer& b, std::string& why);
+std::optional<std::int64_t> allocated_columns(const KernelContext& ctx, ImageCache& cache, const ResolvedBuffer& b,
+                                              std::string& why);
 
 }  // namespace tirx::kernel::checks
