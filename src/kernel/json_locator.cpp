@@ -94,12 +94,17 @@ JsonLocator::JsonLocator(std::string_view text) {
   };
   std::vector<Frame> stack;
   std::string path = "$";
+  // Scalars past this index of an array get no entry of their own (nearest() answers with the
+  // array's position): a dense array of a million numbers would otherwise cost a million paths.
+  constexpr std::size_t kIndexedScalars = 16;
   while (true) {
     s.skip_ws();
     if (s.done()) return;
     // A value starts here, at `path`.
-    positions_.emplace(path, s.here());
     const char c = s.peek();
+    const bool in_array = !stack.empty() && !stack.back().is_object;
+    if (c == '{' || c == '[' || !in_array || stack.back().index <= kIndexedScalars)
+      positions_.emplace(path, s.here());
     if (c == '{' || c == '[') {
       s.advance();
       stack.push_back({path, c == '{'});

@@ -1,6 +1,9 @@
 // Flattening a run into Items (report.hpp).
 #include "tirx_verify/report/report.hpp"
 
+#include <string_view>
+#include <unordered_map>
+
 namespace tirx::report {
 
 std::vector<Item> collect_items(const std::vector<kernel::KernelReport>& ks) {
@@ -37,6 +40,10 @@ std::vector<Item> collect_items(const std::vector<kernel::KernelReport>& ks) {
         out.push_back(std::move(it));
       }
     }
+    // Positions by name, built once per kernel (a lookup per finding was O(ops x findings)).
+    std::unordered_map<std::string_view, kernel::JsonPosition> op_pos, buf_pos;
+    for (const auto& op : k.model->ops) op_pos.emplace(op.name, op.position);
+    for (const auto& bm : k.model->buffers) buf_pos.emplace(bm.name, bm.position);
     for (const auto& f : k.findings) {
       Item it;
       it.model = k.model;
@@ -50,11 +57,9 @@ std::vector<Item> collect_items(const std::vector<kernel::KernelReport>& ks) {
       it.witness = f.witness;
       it.related = f.related;
       it.seconds = f.seconds;
-      if (f.subject_kind == "op") {
-        if (const auto* op = k.model->find_op(f.subject)) it.position = op->position;
-      } else if (f.subject_kind == "buffer") {
-        if (const auto* bm = k.model->find_buffer(f.subject)) it.position = bm->position;
-      }
+      const auto& index = f.subject_kind == "op" ? op_pos : buf_pos;
+      if (f.subject_kind == "op" || f.subject_kind == "buffer")
+        if (const auto p = index.find(f.subject); p != index.end()) it.position = p->second;
       out.push_back(std::move(it));
     }
   }

@@ -12,7 +12,9 @@
 //                                   $.ops[0].box  line 2, col 21   $.ops[0].box[1] col 26
 //
 // Paths are built by json_path_key / json_path_index, the same functions the loader uses to
-// name the values it reads, so a path from the loader always finds its position here. Keys that
+// name the values it reads, so a path from the loader finds its position here — except scalars
+// past index 16 of an array, which are not recorded (a dense array of a million numbers would
+// cost a million paths); nearest() answers for them with the array's position. Keys that
 // are not identifiers are written ["key"] (JSON-escaped).
 #pragma once
 
