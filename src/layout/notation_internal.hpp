@@ -59,7 +59,9 @@ struct Token {
 // Splits `text` into tokens (the last one is kEnd at text.size()). Whitespace (space, tab,
 // newline, CR) is skipped. Throws InputError("layout.syntax") for a character that cannot
 // start a token or an unterminated string, and InputError("layout.well-formed") for an
-// integer literal outside int64. Errors carry `text` and the byte offset.
+// integer literal outside int64. A unary '-' before a literal of magnitude 2^63 (not followed by
+// a postfix) makes one kInt token of INT64_MIN at the '-': -9223372036854775808, as Python and
+// the printers write it. Errors carry `text` and the byte offset.
 std::vector<Token> lex(std::string_view text);
 
 // Printable description of a token kind for messages ("')'", "a name", ...).

@@ -29,8 +29,10 @@ int digit_value(char c) {
   throw InputError("layout.syntax", std::move(msg), std::string(text), pos, std::move(note));
 }
 
-// Reads an integer literal starting at text[i]; returns the index one past it.
-std::size_t read_int(std::string_view text, std::size_t i, Token& tok) {
+// Reads an integer literal starting at text[i]; returns the index one past it. With
+// `negated` (the literal is the operand of a unary '-'), a literal of magnitude 2^63 is read as
+// INT64_MIN and `negated` stays true; otherwise it is set to false and the literal must fit int64.
+std::size_t read_int(std::string_view text, std::size_t i, Token& tok, bool& negated) {
   const std::size_t start = i;
   int base = 10;
   if (text[i] == '0' && i + 1 < text.size()) {
@@ -40,9 +42,10 @@ std::size_t read_int(std::string_view text, std::size_t i, Token& tok) {
     if (p == 'b' || p == 'B') base = 2;
     if (base != 10) i += 2;
   }
-  bool overflow = false;
+  constexpr unsigned __int128 kMinMagnitude = static_cast<unsigned __int128>(std::numeric_limits<std::int64_t>::max()) + 1;
+  bool overflow = false;      // past 2^63: no int64, negated or not
   bool any_digit = false;
-  unsigned __int128 acc = 0;  // fits any int64 times the base plus a digit
+  unsigned __int128 acc = 0;  // fits 2^63 times the base plus a digit
   const std::size_t digits_begin = i;
   while (i < text.size()) {
     const char c = text[i];
@@ -55,20 +58,27 @@ std::size_t read_int(std::string_view text, std::size_t i, Token& tok) {
     any_digit = true;
     if (!overflow) {
       acc = acc * static_cast<unsigned>(base) + static_cast<unsigned>(d);
-      if (acc > static_cast<unsigned __int128>(std::numeric_limits<std::int64_t>::max())) overflow = true;
+      if (acc > kMinMagnitude) overflow = true;
     }
     ++i;
   }
   if (!any_digit) syntax_error(text, start, "integer literal has no digits");
   if (i < text.size() && is_ident_char(text[i]))
     syntax_error(text, i, fmt::format("unexpected character '{}' in integer literal", text[i]));
-  if (overflow)
+  // -9223372036854775808 is INT64_MIN as Python (so TVM) and both printers write it; only a
+  // postfix ('.', call, subscript), which binds tighter than the '-', would make it 2^63 again.
+  std::size_t after = i;
+  while (after < text.size() && (text[after] == ' ' || text[after] == '\t' || text[after] == '\n' || text[after] == '\r'))
+    ++after;
+  const bool postfix = after < text.size() && (text[after] == '.' || text[after] == '(' || text[after] == '[');
+  negated = negated && !overflow && acc == kMinMagnitude && !postfix;
+  if (overflow || (acc == kMinMagnitude && !negated))
     throw InputError("layout.well-formed",
                      fmt::format("integer literal {} is out of range (values are int64, at most {})",
                                  text.substr(start, i - start), std::numeric_limits<std::int64_t>::max()),
                      std::string(text), start);
   tok.kind = Tok::kInt;
-  tok.value = static_cast<std::int64_t>(acc);
+  tok.value = negated ? std::numeric_limits<std::int64_t>::min() : static_cast<std::int64_t>(acc);
   return i;
 }
 
@@ -148,7 +158,19 @@ std::vector<Token> lex(std::string_view text) {
     const char c = text[i];
     std::size_t next = i + 1;
     if (is_digit(c)) {
-      next = read_int(text, i, tok);
+      // A '-' is unary where it does not follow an operand (Python's grammar and the parser's):
+      // at the start, after an operator, an opening bracket, ',', ':' or '='.
+      bool negated = false;
+      if (!out.empty() && out.back().kind == Tok::kMinus) {
+        const Tok before = out.size() >= 2 ? out[out.size() - 2].kind : Tok::kEnd;
+        negated = !(before == Tok::kInt || before == Tok::kName || before == Tok::kString || before == Tok::kRParen ||
+                    before == Tok::kRBracket || before == Tok::kRBrace);
+      }
+      next = read_int(text, i, tok, negated);
+      if (negated) {  // the '-' and the literal are one token: INT64_MIN, at the '-'
+        tok.pos = out.back().pos;
+        out.pop_back();
+      }
     } else if (is_ident_start(c)) {
       while (next < text.size() && is_ident_char(text[next])) ++next;
       tok.kind = Tok::kName;

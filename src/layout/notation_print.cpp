@@ -45,12 +45,9 @@ class Printer {
   std::string prefix() const { return tvm_ ? "T." : ""; }
 
   std::string num(std::int64_t v) const {
-    // -2^63 has no literal (9223372036854775808 is past int64): print an expression that reads back.
-    const std::string text =
-        v == std::numeric_limits<std::int64_t>::min() ? std::string("(-9223372036854775807-1)") : fmt::format("{}", v);
     if (tvm_ && (v < std::numeric_limits<std::int32_t>::min() || v > std::numeric_limits<std::int32_t>::max()))
-      return fmt::format("T.int64({})", text);
-    return text;
+      return fmt::format("T.int64({})", v);
+    return fmt::format("{}", v);
   }
 
   std::string bound(std::int64_t v, Axis a) const {

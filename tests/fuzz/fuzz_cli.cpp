@@ -11,7 +11,9 @@
 // What the harness keeps out, because it is slow by design rather than wrong:
 //   * absolute paths and "..": the input runs in an empty scratch directory, so `run DIR` and
 //     --target-file see only what the input names there (nothing), never the machine's files;
-//   * more than 4 MB of output (a layout listing millions of elements): the run stops there.
+//   * more than 4 MB of output (a layout listing millions of elements): the run stops there;
+//   * a --memory-limit above 512 MB: one allocation past 1 GB is a finding (-malloc_limit_mb=1024),
+//     so such an input's legal work could be reported as an OOM.
 // Every subcommand that computes gets a small budget, --time-limit 1 --memory-limit 256, and
 // check and equiv small engine limits (--z3-timeout-ms 20; check and run --max-points 10000), each
 // unless the input sets it itself: a run past its budget must answer undecided, so a hang
@@ -22,6 +24,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -70,13 +73,16 @@ class CappedBuf : public std::stringbuf {
 
 constexpr std::size_t kMaxArgs = 24;
 constexpr std::size_t kOutputCap = std::size_t{4} << 20;
+constexpr long kMaxInputMemoryMb = 512;
 
 // An empty scratch directory that each input runs in; the working directory is restored after
 // each run, since libFuzzer and replay_main read their inputs by relative paths.
 const std::filesystem::path& scratch_directory() {
   static const std::filesystem::path dir = [] {
-    // Targets (models/targets) come from the source tree; everything relative from the scratch.
-    setenv("TIRX_VERIFY_ROOT", std::string(tirx::source_dir()).c_str(), 1);
+    // Targets (models/targets) come from the source tree, unless TIRX_VERIFY_ROOT already names
+    // a root (a campaign on a machine where this build's source path does not exist); everything
+    // relative from the scratch.
+    setenv("TIRX_VERIFY_ROOT", std::string(tirx::source_dir()).c_str(), 0);
     static char tmpl[] = "/tmp/fuzz_cli.XXXXXX";
     if (!mkdtemp(tmpl)) std::abort();
     std::atexit([] {
@@ -124,6 +130,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (args.size() == 1 && args[0].empty()) args.clear();
   for (const auto& a : args)
     if (a.rfind('/', 0) == 0 || a.find("..") != std::string::npos || a.find("=/") != std::string::npos) return 0;
+  // An input may set its own --memory-limit, but not past what this process may spend on one
+  // input: scripts/fuzz.sh and tests/fuzz/farm.sh run this target with -malloc_limit_mb=1024 (one
+  // allocation past 1 GB is a finding: no input's budget allows it) and -rss_limit_mb=6144. Work
+  // the input's own budget allows is no bug when it passes those limits (seen: fuzz --cases
+  // 100000000 --memory-limit 5784 reserves 2.4 GB, inside its budget, and was reported as an OOM).
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string v;
+    if (args[i] == "--memory-limit" && i + 1 < args.size()) v = args[i + 1];
+    else if (args[i].rfind("--memory-limit=", 0) == 0) v = args[i].substr(15);
+    else continue;
+    // As leniently as any parser might read it ("+5784", " 5784", "5784.5").
+    errno = 0;
+    char* end = nullptr;
+    const long long mb = std::strtoll(v.c_str(), &end, 10);
+    if (end != v.c_str() && (errno == ERANGE || mb > kMaxInputMemoryMb)) return 0;
+  }
   // A small budget and small engine limits where the input does not set its own, right after
   // the subcommand (sim: after its leaf), so they are options of that subcommand.
   static const std::vector<std::string> kCommands = {"check", "equiv", "run", "apply", "print", "fuzz"};

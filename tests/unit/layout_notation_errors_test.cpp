@@ -151,6 +151,8 @@ TEST(NotationErrors, OverflowIsReportedNotWrapped) {
   EXPECT_THROW(parse_int_expr(neg), InputError);
   const std::string divmin = "(-9223372036854775807 - 1) // -1";
   EXPECT_THROW(parse_int_expr(divmin), InputError);
+  const std::string negmin = "--9223372036854775808";  // -(INT64_MIN)
+  expect_error({"S[2:" + negmin + "]", "layout.well-formed", 4, "overflow"});
 }
 
 TEST(NotationErrors, UnboundParameterSuggestsParam) {

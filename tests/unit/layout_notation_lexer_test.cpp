@@ -39,6 +39,32 @@ TEST(NotationLexer, Literals) {
     EXPECT_EQ(e.pos(), 2u);
   }
   EXPECT_THROW(lex("0x"), InputError);
+  // -9223372036854775808: a unary '-' (not after an operand) and a literal of magnitude 2^63 are
+  // one kInt token, INT64_MIN at the '-'; anywhere else 2^63 is out of range as before.
+  for (const char* text : {"-9223372036854775808", "-0x8000000000000000", "- 9223372036854775808"}) {
+    const std::vector<Token> t = lex(text);
+    ASSERT_EQ(t.size(), 2u) << text;
+    EXPECT_EQ(t[0].kind, Tok::kInt) << text;
+    EXPECT_EQ(t[0].value, INT64_MIN) << text;
+    EXPECT_EQ(t[0].pos, 0u) << text;
+  }
+  const std::vector<Token> inner = lex("S[2:(4,-9223372036854775808)] + --9223372036854775808");
+  EXPECT_EQ(inner[7].kind, Tok::kInt);
+  EXPECT_EQ(inner[7].value, INT64_MIN);
+  EXPECT_EQ(inner[7].pos, 7u);
+  EXPECT_EQ(inner[11].kind, Tok::kMinus);  // the outer '-' stays: -(INT64_MIN) overflows later
+  EXPECT_EQ(inner[12].value, INT64_MIN);
+  for (const char* text : {"1 -9223372036854775808", "x -9223372036854775808", "(1) -9223372036854775808",
+                           "-9223372036854775808.bit_length", "-9223372036854775808(1)", "-9223372036854775808[0]",
+                           "-9223372036854775809", "+9223372036854775808", "9223372036854775808"}) {
+    try {
+      lex(text);
+      ADD_FAILURE() << "no error for " << text;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.check_id(), "layout.well-formed") << text;
+      EXPECT_NE(e.message().find("out of range"), std::string::npos) << text << ": " << e.message();
+    }
+  }
   EXPECT_THROW(lex("'abc"), InputError);
   EXPECT_THROW(lex("'a\\qb'"), InputError);
 }

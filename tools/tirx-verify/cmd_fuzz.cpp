@@ -11,6 +11,8 @@
 #include <chrono>
 #include <iostream>
 #include <random>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -33,9 +35,12 @@ constexpr std::int64_t kMaxCases = 100'000'000;
 // Largest --max-size (a hundred times RapidCheck's nominal size; sizes near 2^29 overflowed
 // inside RapidCheck: SIGSEGV).
 constexpr int kMaxFuzzSize = 10000;
-// What RapidCheck's search reserves per requested case (measured bound: 2e8 cases ran under a
-// 5 GB data limit, 1e8 did not under 356 MB).
-constexpr std::int64_t kRapidCheckBytesPerCase = 16;
+// What RapidCheck's search reserves per requested case: searchProperty() starts with
+// searchResult.tags.reserve(maxSuccess), a std::vector of rc::detail::Tags, which is
+// std::vector<std::string> (rapidcheck/detail/Results.h): 24 bytes a case with libstdc++, so
+// 1e8 cases allocate 2.4 GB at once (the 16 bytes charged before let a libFuzzer run of
+// `fuzz --cases 100000000 --memory-limit 2048` reach that allocation inside its budget).
+constexpr std::int64_t kRapidCheckBytesPerCase = sizeof(std::vector<std::string>);
 
 struct Opts {
   std::optional<std::uint64_t> seed;

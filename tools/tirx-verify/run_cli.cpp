@@ -99,6 +99,13 @@ int parse_and_run(std::span<const std::string> args, bool json) {
   const int& exit_code = tree.exit_code;
   // Runs after the whole command line parsed and before any subcommand does.
   app.parse_complete_callback([&] {
+    // CLI11 runs every subcommand named on the line, one after the other (`apply S[8:1] check
+    // S[4:1]` ran both, and printed two reports); the contract is one command, one report.
+    if (const auto subs = app.get_subcommands(); subs.size() > 1)
+      throw InputError("cli.usage",
+                       fmt::format("two subcommands on one command line: '{}' and '{}'", subs[0]->get_name(),
+                                   subs[1]->get_name()),
+                       {}, std::nullopt, "tirx-verify runs one subcommand; give each its own command line");
     check_parsed_values(app);
     if (!app.get_subcommands().empty()) {
       const std::string sub = app.get_subcommands().front()->get_name();
