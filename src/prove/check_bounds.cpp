@@ -8,8 +8,8 @@
 // Engines: affine targets are decided exactly by interval arithmetic under `auto` (every digit
 // varies independently, so the extremes are attained at a corner, which is the witness); the
 // swizzled address goes to gf2 (max/min of an affine GF(2) map) when the layout is power-of-two
-// and carry-free, else enumeration below the crossover point count, else Z3 — unless the
-// interval of m widened by the swizzle's XOR field already fits (swizzle_interval_holds). A forced engine
+// and carry-free, else enumeration below the crossover point count, else Z3 — unless m's
+// interval rounded out to the swizzle's aligned blocks already fits (swizzle_interval_holds). A forced engine
 // (--engine) or --cross-check decides every target with enum / gf2 / z3 alike.
 #include <optional>
 
@@ -102,23 +102,32 @@ std::string pass_message(const CheckInput& in, std::span<const BoundTarget> targ
   return s.empty() ? "no coordinates" : s;
 }
 
-// A swizzle XORs one bit field of m and leaves every other bit as it is, so the swizzled address
-// of any m in [mn, mx] lies in [mn & ~field, mx | field] (clearing or setting a fixed set of bits
-// below the sign is monotone). When that interval is inside every swizzled target the targets
-// hold; otherwise nothing follows and an engine decides. Returns the interval's text on success.
+// A swizzle XORs one bit field of m, bits [lo, hi) (hi = M+B, or M+S+B with swizzle_inner=False),
+// and leaves every bit from hi up as it is, so the swizzled address of m stays in m's aligned block
+// of P = 2^hi elements: every swizzled address of an m in [a, b] lies in
+// [floor(a/P) P, (floor(b/P) + 1) P - 1] (floor division is monotone; OR-ing the field into b is
+// not a bound: 16 | 256 > 256 | 256). When that interval is inside every swizzled target the
+// targets hold; otherwise nothing follows and an engine decides. Returns the interval's text.
 std::optional<std::string> swizzle_interval_holds(const CheckInput& in, std::span<const BoundTarget> swizzled) {
   const SwizzleSpec* z = in.layout.swizzle();
   if (!z || z->swizzle_len == 0) return std::nullopt;
-  const std::int64_t width = (std::int64_t{1} << z->swizzle_len) - 1;
-  const std::int64_t field = width << (z->per_element + (z->swizzle_inner ? 0 : z->atom_len));
+  const int top = z->per_element + z->swizzle_len + (z->swizzle_inner ? 0 : z->atom_len);
+  const std::int64_t block = std::int64_t{1} << top;  // validate(): M + B + S <= 62
   const Sweep sw(in.layout.tile(), true);
   const int slot = sw.index_of(Axis(AxisId::m));
   const std::int64_t mn = slot < 0 ? 0 : sw.min(slot), mx = slot < 0 ? 0 : sw.max(slot);
-  const std::int64_t lo = mn & ~field, hi = mx | field;
+  std::int64_t lo = 0, hi = 0;
+  try {
+    lo = checked_mul(floor_div(mn, block), block);
+    hi = checked_add(checked_mul(checked_add(floor_div(mx, block), 1), block), -1);
+  } catch (const InputError&) {
+    return std::nullopt;  // past int64: let an engine decide
+  }
   for (const BoundTarget& t : swizzled)
     if (lo < t.lo || (t.hi && hi >= *t.hi)) return std::nullopt;
-  return fmt::format("the swizzle changes only bits of m's field {:#x}: every swizzled address is in [{}, {}]",
-                     field, lo, hi);
+  return fmt::format("the swizzle changes only bits below bit {} of m: every swizzled address stays in its "
+                     "aligned {}-element block, all in [{}, {}]",
+                     top, block, lo, hi);
 }
 
 }  // namespace

@@ -63,16 +63,23 @@ TEST(Dispatch, CrossCheckComparesTheStructuralVerdictToo) {
 
 TEST(Dispatch, BoundsAutoUsesIntervalsAndAnEngineForTheSwizzle) {
   EXPECT_EQ(check_bounds(input(TL({I(128, 1, "TLane"), I(512, 1, "TCol")}), Scope::kTmem)).engine, "interval");
-  // A swizzle whose XOR field stays inside the footprint is decided by intervals alone: m in
-  // [0, 511], field 0x38, so every swizzled address is in [0, 511].
+  // A swizzle keeps m in its aligned block (64 elements for M=3, B=3): m in [0, 511] rounds
+  // out to [0, 511], inside the footprint, so intervals decide alone.
   const CheckResult inside = check_bounds(input(CL(3, 3, 3, TL({I(8, 64), I(64, 1)}))));
   EXPECT_EQ(inside.engine, "interval");
   EXPECT_EQ(inside.status, Status::kPass);
-  EXPECT_NE(inside.message.find("field 0x38"), std::string::npos) << inside.message;
+  EXPECT_NE(inside.message.find("aligned 64-element block, all in [0, 511]"), std::string::npos) << inside.message;
   // Footprints the widened interval overshoots go to an engine, which finds the escape.
   const CheckResult gf2 = check_bounds(input(CL(3, 3, 3, TL({I(8, 64), I(32, 1)}))));
   EXPECT_EQ(gf2.engine, "interval+gf2");
   EXPECT_EQ(gf2.status, Status::kFail);
+  // The property campaign's counterexample to OR-ing the field into m's maximum (swizzle_inner
+  // False: bit 4 of m is XORed into bit 8; m = 16 swizzles to 272 > 256 | 256): the block bound
+  // [0, 511] does not fit [0, 257), so an engine decides and finds the escape.
+  const CheckResult escape =
+      check_bounds(input(CL(4, 1, 4, TL({I(16, 4), I(1, 1), I(1, 1)}, {I(2, 4), I(4, 64)}), false)));
+  EXPECT_EQ(escape.status, Status::kFail) << escape.message;
+  EXPECT_NE(escape.engine, "interval");
   const CheckResult en = check_bounds(input(CL(3, 3, 3, TL({I(8, 64), I(48, 1)}))));
   EXPECT_EQ(en.engine, "interval+enum");
   EXPECT_EQ(en.status, Status::kFail);

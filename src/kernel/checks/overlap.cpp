@@ -136,8 +136,8 @@ Footprint footprint(const KernelContext& ctx, const ResolvedBuffer& b) {
 
 // A cheap bound of a buffer's storage, from the extremes of its coordinates (O(iters)): shared
 // bytes [lo, hi], or TMEM lanes [lo, hi] x 32-bit columns [col_lo, col_hi]. Exact for affine
-// layouts; a swizzle XORs one bit field of m, so m's interval is widened by that field (the
-// swizzled m of an m in [a, b] lies in [a & ~field, b | field]). Two buffers whose boxes do not
+// layouts; a swizzle changes only the bits of m below the top of its XOR field, so m's interval
+// is rounded out to those aligned blocks. Two buffers whose boxes do not
 // meet share no storage, and their bitmaps are never built.
 struct Box {
   bool ok = false;
@@ -164,10 +164,12 @@ Box box_of(const ResolvedBuffer& b) {
     } else {
       auto [m0, m1] = range(AxisId::m);
       if (const SwizzleSpec* z = b.layout->swizzle(); z && z->swizzle_len > 0) {
-        const std::int64_t field = ((std::int64_t{1} << z->swizzle_len) - 1)
-                                   << (z->per_element + (z->swizzle_inner ? 0 : z->atom_len));
-        m0 &= ~field;
-        m1 |= field;
+        // The swizzle changes only bits below `top`: m stays in its aligned 2^top block (the
+        // reasoning of layout.bounds' swizzle_interval_holds).
+        const std::int64_t block = std::int64_t{1}
+                                   << (z->per_element + z->swizzle_len + (z->swizzle_inner ? 0 : z->atom_len));
+        m0 = checked_mul(floor_div(m0, block), block);
+        m1 = checked_add(checked_mul(checked_add(floor_div(m1, block), 1), block), -1);
         x.exact = false;
       }
       const std::int64_t bytes = std::max<std::int64_t>(1, b.elem_bits / 8);
