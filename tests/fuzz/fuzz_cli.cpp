@@ -132,7 +132,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (a.rfind('/', 0) == 0 || a.find("..") != std::string::npos || a.find("=/") != std::string::npos) return 0;
   // An input may set its own --memory-limit, but not past what this process may spend on one
   // input: scripts/fuzz.sh and tests/fuzz/farm.sh run this target with -malloc_limit_mb=1024 (one
-  // allocation past 1 GB is a finding: no input's budget allows it) and -rss_limit_mb=6144. Work
+  // allocation past 1 GB is a finding: no input's budget allows it) and -rss_limit_mb=4096. Work
   // the input's own budget allows is no bug when it passes those limits (seen: fuzz --cases
   // 100000000 --memory-limit 5784 reserves 2.4 GB, inside its budget, and was reported as an OOM).
   for (std::size_t i = 0; i < args.size(); ++i) {
