@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages tirx-verify needs to build and test.
 # Safe to run repeatedly; only installs what is missing. Run as root (as CI does).
-# --fuzz: also clang and libFuzzer (scripts/fuzz.sh; CI replays fuzz inputs with gcc instead).
+# --fuzz: also clang and libFuzzer (scripts/fuzz.sh; CI replays fuzz inputs with gcc instead) and patchelf
+# (scripts/fuzz_bundle.sh).
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build ccache pkg-config
       libz3-dev libboost-graph-dev librapidcheck-dev nlohmann-json3-dev
       libcli11-dev libfmt-dev libpugixml-dev libgtest-dev libbenchmark-dev python3 python3-jsonschema)
-if [ "${1:-}" = "--fuzz" ]; then pkgs+=(clang libclang-rt-14-dev); fi
+if [ "${1:-}" = "--fuzz" ]; then pkgs+=(clang libclang-rt-14-dev patchelf); fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
