@@ -11,12 +11,15 @@
 // and carry-free, else enumeration below the crossover point count, else Z3 — unless m's
 // interval rounded out to the swizzle's aligned blocks already fits (swizzle_interval_holds). A forced engine
 // (--engine) or --cross-check decides every target with enum / gf2 / z3 alike.
+#include <bit>
 #include <optional>
+#include <tuple>
 
 #include <fmt/format.h>
 
 #include "checks_internal.hpp"
 #include "tirx_verify/layout/checked.hpp"
+#include "tirx_verify/layout/swizzle_block.hpp"
 #include "tirx_verify/prove/enum_engine.hpp"
 #include "tirx_verify/prove/gf2.hpp"
 #include "tirx_verify/prove/z3_engine.hpp"
@@ -102,32 +105,26 @@ std::string pass_message(const CheckInput& in, std::span<const BoundTarget> targ
   return s.empty() ? "no coordinates" : s;
 }
 
-// A swizzle XORs one bit field of m, bits [lo, hi) (hi = M+B, or M+S+B with swizzle_inner=False),
-// and leaves every bit from hi up as it is, so the swizzled address of m stays in m's aligned block
-// of P = 2^hi elements: every swizzled address of an m in [a, b] lies in
-// [floor(a/P) P, (floor(b/P) + 1) P - 1] (floor division is monotone; OR-ing the field into b is
-// not a bound: 16 | 256 > 256 | 256). When that interval is inside every swizzled target the
-// targets hold; otherwise nothing follows and an engine decides. Returns the interval's text.
+// When m's interval rounded out to the swizzle's aligned blocks (swizzle_block.hpp) is inside
+// every swizzled target the targets hold; otherwise nothing follows and an engine decides.
+// Returns the interval's text.
 std::optional<std::string> swizzle_interval_holds(const CheckInput& in, std::span<const BoundTarget> swizzled) {
   const SwizzleSpec* z = in.layout.swizzle();
   if (!z || z->swizzle_len == 0) return std::nullopt;
-  const int top = z->per_element + z->swizzle_len + (z->swizzle_inner ? 0 : z->atom_len);
-  const std::int64_t block = std::int64_t{1} << top;  // validate(): M + B + S <= 62
   const Sweep sw(in.layout.tile(), true);
   const int slot = sw.index_of(Axis(AxisId::m));
-  const std::int64_t mn = slot < 0 ? 0 : sw.min(slot), mx = slot < 0 ? 0 : sw.max(slot);
   std::int64_t lo = 0, hi = 0;
   try {
-    lo = checked_mul(floor_div(mn, block), block);
-    hi = checked_add(checked_mul(checked_add(floor_div(mx, block), 1), block), -1);
+    std::tie(lo, hi) = swizzled_range(*z, slot < 0 ? 0 : sw.min(slot), slot < 0 ? 0 : sw.max(slot));
   } catch (const InputError&) {
     return std::nullopt;  // past int64: let an engine decide
   }
   for (const BoundTarget& t : swizzled)
     if (lo < t.lo || (t.hi && hi >= *t.hi)) return std::nullopt;
+  const std::int64_t block = swizzle_block(*z);
   return fmt::format("the swizzle changes only bits below bit {} of m: every swizzled address stays in its "
                      "aligned {}-element block, all in [{}, {}]",
-                     top, block, lo, hi);
+                     std::countr_zero(static_cast<std::uint64_t>(block)), block, lo, hi);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 // reaches against bytes_per_cta.
 #include <algorithm>
 #include <optional>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -21,6 +22,7 @@
 #include "tirx_verify/layout/checked.hpp"
 #include "tirx_verify/layout/error.hpp"
 #include "tirx_verify/layout/sweep.hpp"
+#include "tirx_verify/layout/swizzle_block.hpp"
 
 namespace tirx::kernel::checks {
 
@@ -164,12 +166,7 @@ Box box_of(const ResolvedBuffer& b) {
     } else {
       auto [m0, m1] = range(AxisId::m);
       if (const SwizzleSpec* z = b.layout->swizzle(); z && z->swizzle_len > 0) {
-        // The swizzle changes only bits below `top`: m stays in its aligned 2^top block (the
-        // reasoning of layout.bounds' swizzle_interval_holds).
-        const std::int64_t block = std::int64_t{1}
-                                   << (z->per_element + z->swizzle_len + (z->swizzle_inner ? 0 : z->atom_len));
-        m0 = checked_mul(floor_div(m0, block), block);
-        m1 = checked_add(checked_mul(checked_add(floor_div(m1, block), 1), block), -1);
+        std::tie(m0, m1) = swizzled_range(*z, m0, m1);  // swizzle_block.hpp
         x.exact = false;
       }
       const std::int64_t bytes = std::max<std::int64_t>(1, b.elem_bits / 8);
