@@ -45,15 +45,27 @@ std::string xml_safe(std::string_view in) {
   return out;
 }
 
-}  // namespace
-
-std::string junit_xml(const std::vector<Item>& items, const Summary& s) {
-  pugi::xml_document doc;
+// The XML declaration and the <testsuites name="tirx-verify"> root of a report.
+pugi::xml_node start_document(pugi::xml_document& doc) {
   auto decl = doc.append_child(pugi::node_declaration);
   decl.append_attribute("version") = "1.0";
   decl.append_attribute("encoding") = "UTF-8";
   pugi::xml_node root = doc.append_child("testsuites");
   root.append_attribute("name") = kToolName;
+  return root;
+}
+
+std::string text_of(const pugi::xml_document& doc) {
+  std::ostringstream os;
+  doc.save(os, "  ", pugi::format_default, pugi::encoding_utf8);
+  return os.str();
+}
+
+}  // namespace
+
+std::string junit_xml(const std::vector<Item>& items, const Summary& s) {
+  pugi::xml_document doc;
+  pugi::xml_node root = start_document(doc);
   // Suites in kernel order of first appearance.
   std::vector<std::string> order;
   std::map<std::string, std::vector<const Item*>> by_kernel;
@@ -115,18 +127,12 @@ std::string junit_xml(const std::vector<Item>& items, const Summary& s) {
     total.time += c.time;
   }
   set_counts(root, total);
-  std::ostringstream os;
-  doc.save(os, "  ", pugi::format_default, pugi::encoding_utf8);
-  return os.str();
+  return text_of(doc);
 }
 
 std::string junit_error_xml(const std::string& check_id, const std::string& message) {
   pugi::xml_document doc;
-  auto decl = doc.append_child(pugi::node_declaration);
-  decl.append_attribute("version") = "1.0";
-  decl.append_attribute("encoding") = "UTF-8";
-  pugi::xml_node root = doc.append_child("testsuites");
-  root.append_attribute("name") = kToolName;
+  pugi::xml_node root = start_document(doc);
   pugi::xml_node suite = root.append_child("testsuite");
   suite.append_attribute("name") = kToolName;
   pugi::xml_node tc = suite.append_child("testcase");
@@ -142,9 +148,7 @@ std::string junit_error_xml(const std::string& check_id, const std::string& mess
   c.errors = 1;
   set_counts(suite, c);
   set_counts(root, c);
-  std::ostringstream os;
-  doc.save(os, "  ", pugi::format_default, pugi::encoding_utf8);
-  return os.str();
+  return text_of(doc);
 }
 
 }  // namespace tirx::report

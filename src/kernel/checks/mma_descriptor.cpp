@@ -226,6 +226,15 @@ struct OperandVerdict {
   nlohmann::json witness;
 };
 
+// The verdict for an operand whose descriptor fields break an encoding rule (make_desc threw).
+OperandVerdict descriptor_rule_verdict(const std::string& name, const InputError& e) {
+  OperandVerdict v;
+  v.status = prove::Status::kFail;
+  v.message = fmt::format("{} descriptor: [{}] {}", name, e.check_id(), e.message());
+  v.witness = {{"operand", name}, {"rule", std::string(e.check_id())}};
+  return v;
+}
+
 OperandVerdict check_operand(const OperandRead& r, const RegionBits* cached = nullptr) {
   OperandVerdict v;
   if (!r.buf->layout) {
@@ -413,11 +422,7 @@ KernelFinding check_tcgen05_mma(const KernelContext& ctx, std::size_t i, const O
     try {
       r.desc = make_desc(ctx, *dm, hw::DescriptorVariant::kBlackwell);
     } catch (const InputError& e) {
-      OperandVerdict v;
-      v.status = prove::Status::kFail;
-      v.message = fmt::format("{} descriptor: [{}] {}", name, e.check_id(), e.message());
-      v.witness = {{"operand", name}, {"rule", std::string(e.check_id())}};
-      verdicts.push_back(v);
+      verdicts.push_back(descriptor_rule_verdict(name, e));
       return;
     }
     if (const std::string tm = tile_mismatch(r); !tm.empty()) {
@@ -509,11 +514,7 @@ KernelFinding check_wgmma(const KernelContext& ctx, std::size_t i, const WgmmaOp
     try {
       r.desc = make_desc(ctx, dm, hw::DescriptorVariant::kHopper);
     } catch (const InputError& e) {
-      OperandVerdict v;
-      v.status = prove::Status::kFail;
-      v.message = fmt::format("{} descriptor: [{}] {}", name, e.check_id(), e.message());
-      v.witness = {{"operand", name}, {"rule", std::string(e.check_id())}};
-      verdicts.push_back(v);
+      verdicts.push_back(descriptor_rule_verdict(name, e));
       return;
     }
     if (const std::string tm = tile_mismatch(r); !tm.empty()) {
