@@ -78,6 +78,7 @@ std::vector<std::string> build(CLI::App& app, Tree& t) {
   register_check(app, t.exit_code);
   register_run(app, t.exit_code);
   register_equiv(app, t.exit_code);
+  register_render(app, t.exit_code);
   register_sim(app, t.exit_code);
   register_fuzz(app, t.exit_code);
   return harden_options(app);
