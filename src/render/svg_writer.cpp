@@ -89,7 +89,7 @@ pugi::xml_node append_svg(pugi::xml_node parent, const Grid& g) {
       notes.push_back(fmt::format("hatched columns {}..{}: {}", b.begin, b.end - 1, b.label));
   const double notes_h = 8 + notes.size() * 15.0;
   double width = left + gw + right;
-  for (const auto& n : notes) width = std::max(width, 16 + n.size() * 6.2);
+  for (const auto& n : notes) width = std::max(width, 24 + n.size() * kCharWidth);
   width = std::max(width, 16 + g.title.size() * 7.4);
   const double height = top + gh + notes_h + 10;
 
@@ -106,7 +106,7 @@ pugi::xml_node append_svg(pugi::xml_node parent, const Grid& g) {
                      "text{{font-family:monospace;font-size:11px;fill:#111}}"
                      ".h{{font-size:13px;font-weight:bold}}.n{{fill:#333}}.ax{{fill:#555;font-size:10px}}"
                      ".l{{font-size:11px}}.b{{fill:#333;font-size:11px}}"
-                     ".f{{stroke:{0};stroke-width:2.5}}.x{{fill:{1}}}.k{{stroke:{2};stroke-width:2}}"
+                     ".f{{stroke:{0};stroke-width:3}}.x{{fill:{1}}}.k{{stroke:{2};stroke-width:2}}"
                      ".r{{stroke:#444;stroke-width:1;stroke-dasharray:3,2}}",
                      kFindingStroke, kCollisionFill, kMarkedStroke)
                      .c_str();
@@ -144,7 +144,7 @@ pugi::xml_node append_svg(pugi::xml_node parent, const Grid& g) {
       pugi::xml_node e = rect(cells, x + inset, y + inset, cw - 2 * inset, ch - 2 * inset);
       std::string cls;
       if (cell.flags & kCollision) cls += " x";
-      if (cell.flags & (kFinding | kCollision)) cls += " f";
+      if (cell.flags & kFinding) cls += " f";
       else if (cell.flags & kMarked) cls += " k";
       else if (cell.flags & kReplica) cls += " r";
       e.append_attribute("fill") =

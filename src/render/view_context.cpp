@@ -81,7 +81,7 @@ ViewContext::ViewContext(const prove::CheckInput& in_, const RenderOptions& opt_
       else
         color_ = ColorBy::kRow;
     } else {
-      color_ = view == View::kSmem ? ColorBy::kVector : ColorBy::kRow;
+      color_ = view == View::kSmem ? ColorBy::kVector : shape.size() >= 3 ? ColorBy::kOuter : ColorBy::kRow;
     }
   }
 }
@@ -170,6 +170,7 @@ int ViewContext::owner(std::int64_t flat, const Point& c) const {
       return static_cast<int>(floor_mod(floor_div(byte, 16), banks() * bank_bytes() / 16));
     }
     case ColorBy::kRow: return static_cast<int>(floor_mod(flat / last, 1 << 20));
+    case ColorBy::kOuter: return static_cast<int>(floor_mod(flat / (in.layout.size() / shape.front()), 1 << 20));
     case ColorBy::kVector: {
       const std::int64_t b = bits > 0 ? bits : 32;
       return static_cast<int>(floor_mod((flat % last) * b / 128, 1 << 20));
@@ -185,6 +186,7 @@ std::string ViewContext::owner_name() const {
     case ColorBy::kLaneBlock: return "the TMEM lane block (a warp's 32-lane sub-partition)";
     case ColorBy::kChunk: return "the 16-byte chunk of its 128-byte line the element's address is in (banks 4k..4k+3)";
     case ColorBy::kRow: return "the logical row (flat index / " + std::to_string(last) + ")";
+    case ColorBy::kOuter: return "the first logical coordinate (of shape " + shape_text(shape) + ")";
     case ColorBy::kVector: return "the logical 16-byte vector of the element within its row";
     default: return "";
   }

@@ -38,12 +38,13 @@ std::string_view view_name(View v) {
 }
 
 namespace {
-constexpr std::array<std::pair<ColorBy, std::string_view>, 8> kColorNames = {{{ColorBy::kAuto, "auto"},
+constexpr std::array<std::pair<ColorBy, std::string_view>, 9> kColorNames = {{{ColorBy::kAuto, "auto"},
                                                                                {ColorBy::kThread, "thread"},
                                                                                {ColorBy::kWarp, "warp"},
                                                                                {ColorBy::kLaneBlock, "lane-block"},
                                                                                {ColorBy::kChunk, "chunk"},
                                                                                {ColorBy::kRow, "row"},
+                                                                               {ColorBy::kOuter, "outer"},
                                                                                {ColorBy::kVector, "vector"},
                                                                                {ColorBy::kNone, "none"}}};
 }  // namespace
@@ -52,7 +53,7 @@ ColorBy parse_color_by(std::string_view s) {
   for (const auto& [c, name] : kColorNames)
     if (name == s) return c;
   throw InputError("cli.usage",
-                   fmt::format("unknown --color-by '{}' (auto, thread, warp, lane-block, chunk, row, vector, none)", s),
+                   fmt::format("unknown --color-by '{}' (auto, thread, warp, lane-block, chunk, row, outer, vector, none)", s),
                    std::string(s), 0);
 }
 

@@ -109,8 +109,8 @@ void register_render(CLI::App& app, int& exit_code) {
   cmd->add_option("--scope", o->scope, "Storage scope: shared, shared.dyn, global, tmem, local (picks the default view)");
   cmd->add_option("--view", o->view, "auto (by scope), logical, tmem, smem or threads")
       ->check(CLI::IsMember({"auto", "logical", "tmem", "smem", "threads"}));
-  cmd->add_option("--color-by", o->color_by, "auto, thread, warp, lane-block, chunk, row, vector or none")
-      ->check(CLI::IsMember({"auto", "thread", "warp", "lane-block", "chunk", "row", "vector", "none"}));
+  cmd->add_option("--color-by", o->color_by, "auto, thread, warp, lane-block, chunk, row, outer, vector or none")
+      ->check(CLI::IsMember({"auto", "thread", "warp", "lane-block", "chunk", "row", "outer", "vector", "none"}));
   cmd->add_option("--mark", o->marks, "Mark logical elements: a coordinate per dimension, * for any (\"*,0\"); repeatable");
   cmd->add_option("--alloc-cols", o->alloc_cols, "TMEM allocation in 32-bit columns (columns past it are hatched)")
       ->transform(int_range(std::numeric_limits<std::int64_t>::min()));  // check_alloc_cols judges it

@@ -52,11 +52,13 @@ View default_view(const prove::CheckInput& in);
 //   lane-block  TMEM lane / 32 (the warp sub-partition)
 //   chunk       the 16-byte chunk of a 128-byte line the image's byte address is in (banks 4k..4k+3)
 //   row         the logical row (flat index / last dimension)
+//   outer       the first logical coordinate (a stage or a tile of a 3-D shape)
 //   vector      the logical 16-byte vector of the element in its row ((column * bits) / 128)
 //   none        no colour
 // kAuto: logical view: thread if the layout has a thread axis, else lane-block for tmem, chunk
-// for shared memory with a dtype, row otherwise; tmem and threads views: row; smem view: vector.
-enum class ColorBy { kAuto, kThread, kWarp, kLaneBlock, kChunk, kRow, kVector, kNone };
+// for shared memory with a dtype, row otherwise; tmem and threads views: outer for a shape of
+// rank 3 or more, else row; smem view: vector.
+enum class ColorBy { kAuto, kThread, kWarp, kLaneBlock, kChunk, kRow, kOuter, kVector, kNone };
 ColorBy parse_color_by(std::string_view s);  // the names above; throws InputError("cli.usage")
 std::string_view color_by_name(ColorBy c);
 
