@@ -35,8 +35,8 @@ std::string Grid::row_name(std::int64_t row) const {
 
 std::string Grid::where(std::int64_t r, std::int64_t c) const {
   const std::int64_t r_lo = row0_ + r * block_rows_, c_lo = col0_ + c * block_cols_;
-  const std::int64_t r_hi = std::min(r_lo + block_rows_, row0_ + rows_) - 1;
-  const std::int64_t c_hi = std::min(c_lo + block_cols_, col0_ + cols_) - 1;
+  const std::int64_t r_hi = r_lo + std::min(block_rows_, rows_ - r * block_rows_) - 1;  // never past row0 + rows
+  const std::int64_t c_hi = c_lo + std::min(block_cols_, cols_ - c * block_cols_) - 1;
   auto range = [](std::int64_t lo, std::int64_t hi) {
     return lo == hi ? std::to_string(lo) : fmt::format("{}..{}", lo, hi);
   };

@@ -139,8 +139,11 @@ unsigned ViewContext::point_flags(std::int64_t flat, std::int64_t rep, const Poi
 std::int64_t ViewContext::thread_of(const Point& c) const {
   const std::int64_t ws = warp_size();
   const std::int64_t wg = ws * (in.machine.warps_per_warpgroup > 0 ? in.machine.warps_per_warpgroup : 4);
-  return c[AxisId::tx] + c[AxisId::laneid] + ws * (c[AxisId::warpid] + c[AxisId::wid_in_wg]) + c[AxisId::tid_in_wg] +
-         wg * c[AxisId::wgid];
+  std::int64_t t = checked_add(c[AxisId::tx], c[AxisId::laneid], "thread index");
+  t = checked_add(t, checked_mul(ws, checked_add(c[AxisId::warpid], c[AxisId::wid_in_wg], "thread index"), "thread index"),
+                  "thread index");
+  t = checked_add(t, c[AxisId::tid_in_wg], "thread index");
+  return checked_add(t, checked_mul(wg, c[AxisId::wgid], "thread index"), "thread index");
 }
 
 std::string ViewContext::thread_formula() const {
@@ -173,7 +176,7 @@ int ViewContext::owner(std::int64_t flat, const Point& c) const {
     case ColorBy::kOuter: return static_cast<int>(floor_mod(flat / (in.layout.size() / shape.front()), 1 << 20));
     case ColorBy::kVector: {
       const std::int64_t b = bits > 0 ? bits : 32;
-      return static_cast<int>(floor_mod((flat % last) * b / 128, 1 << 20));
+      return static_cast<int>((static_cast<__int128>(flat % last) * b / 128) % (1 << 20));
     }
     default: return -1;
   }

@@ -109,6 +109,18 @@ namespace {
 
 std::string lanes_text(std::int64_t lo, std::int64_t hi) { return fmt::format("{}..{}", lo, hi); }
 
+// Rows or columns of a grid spanning [lo, hi] (checked: a layout may reach both ends of int64).
+std::int64_t extent(std::int64_t lo, std::int64_t hi) {
+  return checked_add(checked_sub(hi, lo, "picture extent"), 1, "picture extent");
+}
+
+// Bands repeated every `step` over [lo, hi] are drawn only while there are at most this many
+// (a layout reaching 2^62 would otherwise ask for 2^60 lines).
+constexpr std::int64_t kMaxRepeatedBands = 1024;
+bool few_bands(std::int64_t lo, std::int64_t hi, std::int64_t step) {
+  return step > 0 && (hi - lo) / step < kMaxRepeatedBands;  // hi - lo fits: extent() succeeded
+}
+
 // ---- logical ----
 Grid logical_view(const ViewContext& x) {
   Grid g;
@@ -146,7 +158,7 @@ Grid tmem_view(const ViewContext& x) {
   std::int64_t lmin = 0, lmax = lanes - 1, cmin = 0, cmax = x.in.alloc_cols ? width - 1 : 0;
   x.sweep([&](std::int64_t, std::int64_t, const Point& c) {
     lmin = std::min(lmin, c[AxisId::TLane]), lmax = std::max(lmax, c[AxisId::TLane]);
-    const std::int64_t col = c[AxisId::TCol] + base;
+    const std::int64_t col = checked_add(c[AxisId::TCol], base, "TMEM column");
     cmin = std::min(cmin, col), cmax = std::max(cmax, col);
   });
   Grid g;
@@ -154,11 +166,11 @@ Grid tmem_view(const ViewContext& x) {
                         x.in.alloc_cols ? " allocated" : "");
   g.row_axis = "TLane";
   g.col_axis = per_col > 1 ? fmt::format("TCol (elements, {} per 32-bit column)", per_col) : "TCol";
-  g.init(lmax - lmin + 1, cmax - cmin + 1, lmin, cmin, x.opt.max_rows, x.opt.max_cols);
+  g.init(extent(lmin, lmax), extent(cmin, cmax), lmin, cmin, x.opt.max_rows, x.opt.max_cols);
   g.owner_kind = x.owner_name();
   Occupancy occ(g, 1);
   x.sweep([&](std::int64_t flat, std::int64_t rep, const Point& c) {
-    const std::int64_t lane = c[AxisId::TLane], col = c[AxisId::TCol] + base;
+    const std::int64_t lane = c[AxisId::TLane], col = c[AxisId::TCol] + base;  // checked in the first pass
     unsigned flags = x.point_flags(flat, rep, c);
     if (lane < 0 || lane >= lanes || col < 0 || col >= width) flags |= kOutOfBounds;
     if (occ.record(lane, col, 0, flat)) flags |= kCollision;
@@ -183,7 +195,7 @@ Grid tmem_view(const ViewContext& x) {
                                            : fmt::format("past the {} TMEM columns", x.in.machine.tmem_columns),
                            Band::kShade});
   if (cmin < 0) g.col_bands.push_back({cmin, 0, "negative columns", Band::kShade});
-  if (per_col > 1)
+  if (per_col > 1 && few_bands(cmin, cmax, per_col))
     for (std::int64_t c = floor_div(cmin, per_col) * per_col; c <= cmax; c += per_col)
       if (c > cmin) g.col_bands.push_back({c, c + per_col, "", Band::kMinor});
   g.notes.push_back("each cell is one TMEM cell (lane, TCol); it lists the logical element(s) it holds" +
@@ -203,7 +215,7 @@ Grid smem_view(const ViewContext& x) {
                      x.in.text, 0, "use --view logical or --view threads");
   const std::int64_t banks = x.banks(), bank_bytes = x.bank_bytes();
   const std::int64_t word_bits = bank_bytes * 8;
-  const int slots = x.bits < word_bits ? static_cast<int>(word_bits / x.bits) : 1;
+  const int slots = x.bits < word_bits ? static_cast<int>((word_bits + x.bits - 1) / x.bits) : 1;  // 6-bit types straddle
   const std::int64_t words_per_elem = x.bits > word_bits ? x.bits / word_bits : 1;
   auto word_of = [&](std::int64_t m) { return floor_div(checked_mul(m, x.bits, "bit address"), word_bits); };
   std::int64_t wmin = std::numeric_limits<std::int64_t>::max(), wmax = std::numeric_limits<std::int64_t>::min();
@@ -218,7 +230,7 @@ Grid smem_view(const ViewContext& x) {
                         bank_bytes, x.in.dtype.empty() ? fmt::format("{}-bit elements", x.bits) : x.in.dtype);
   g.row_axis = fmt::format("line ({} B)", line);
   g.col_axis = "bank";
-  g.init(rmax - rmin + 1, banks, rmin, 0, x.opt.max_rows, x.opt.max_cols);
+  g.init(extent(rmin, rmax), banks, rmin, 0, x.opt.max_rows, x.opt.max_cols);
   g.owner_kind = x.owner_name();
   Occupancy occ(g, slots);
   x.sweep([&](std::int64_t flat, std::int64_t rep, const Point& c) {
@@ -236,7 +248,7 @@ Grid smem_view(const ViewContext& x) {
   });
   if (const SwizzleSpec* z = x.in.layout.swizzle()) {
     const std::int64_t period_bytes = checked_mul(z->period(), x.bits, "swizzle period") / 8;
-    if (period_bytes >= line && period_bytes % line == 0) {
+    if (period_bytes >= line && period_bytes % line == 0 && few_bands(rmin, rmax, period_bytes / line)) {
       const std::int64_t pr = period_bytes / line;
       for (std::int64_t r = floor_div(rmin, pr) * pr; r <= rmax; r += pr)
         g.row_bands.push_back({r, r + pr, fmt::format("swizzle period ({} B) at byte {}", period_bytes, r * line),
@@ -273,7 +285,7 @@ Grid threads_view(const ViewContext& x) {
   g.title = fmt::format("{}  (threads view: thread x register slot)", x.title_text());
   g.row_axis = "thread";
   g.col_axis = per_reg > 1 ? fmt::format("slot m ({} per 32-bit register)", per_reg) : "slot m";
-  g.init(tmax - tmin + 1, smax - smin + 1, tmin, smin, x.opt.max_rows, x.opt.max_cols);
+  g.init(extent(tmin, tmax), extent(smin, smax), tmin, smin, x.opt.max_rows, x.opt.max_cols);
   g.owner_kind = x.owner_name();
   Occupancy occ(g, 1);
   const std::int64_t reg_limit = x.in.machine.max_registers_per_thread > 0
@@ -287,9 +299,10 @@ Grid threads_view(const ViewContext& x) {
     g.add(t, s, x.owner(flat, c), flags, [&] { return x.logical_label(flat, rep); });
   });
   const std::int64_t ws = x.warp_size();
-  for (std::int64_t w = floor_div(tmin, ws); w * ws <= tmax; ++w)
+  if (few_bands(tmin, tmax, ws))
+    for (std::int64_t w = floor_div(tmin, ws); w * ws <= tmax; ++w)
     g.row_bands.push_back({w * ws, (w + 1) * ws, fmt::format("warp {}", w), Band::kMajor});
-  if (per_reg > 1)
+  if (per_reg > 1 && few_bands(smin, smax, per_reg))
     for (std::int64_t s = floor_div(smin, per_reg) * per_reg + per_reg; s <= smax; s += per_reg)
       g.col_bands.push_back({s, s + per_reg, "", Band::kMinor});
   if (smax >= reg_limit)

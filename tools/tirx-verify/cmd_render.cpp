@@ -121,7 +121,7 @@ void register_render(CLI::App& app, int& exit_code) {
   cmd->add_option("--format", o->format, "svg or text (default: svg with -o, else text)")
       ->check(CLI::IsMember({"svg", "text"}));
   cmd->add_option("--max-cells", o->max_cells, "SVG: most cells drawn per side; a larger grid is drawn as blocks")
-      ->transform(int_range(1, 1024));
+      ->transform(int_range(1, 512));
   cmd->add_option("--max-points", o->max_points, "Most (element, replica) points a picture enumerates")
       ->transform(int_range(1, render::kMaxRenderPoints));
   cmd->add_flag("--json", o->json, "JSON output: what was drawn (and the picture when it goes to stdout)");
