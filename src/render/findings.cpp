@@ -93,7 +93,8 @@ Grid build_finding(const prove::CheckInput& in, const prove::CheckResult& r, con
     if (r.witness.is_object() && r.witness.contains("cell"))
       g.notes.insert(g.notes.begin(), "shared cell: " + r.witness["cell"].dump());
   }
-  g.notes.insert(g.notes.begin(), fmt::format("{} [{}]: {}", r.id, prove::status_name(r.status), r.message));
+  g.subtitle = fmt::format("{} [{}]: {}", r.id, prove::status_name(r.status), r.message);
+  g.notes.insert(g.notes.begin(), g.subtitle);
   return g;
 }
 

@@ -78,7 +78,8 @@ pugi::xml_node append_svg(pugi::xml_node parent, const Grid& g) {
   for (std::int64_t r = 0; r < g.drawn_rows(); ++r)
     row_chars = std::max(row_chars, g.row_name(g.row0() + r * g.block_rows()).size());
   const double left = 12 + row_chars * kCharWidth;
-  const double top = 52;
+  const double sub = g.subtitle.empty() ? 0 : 16;  // the subtitle's line
+  const double top = 52 + sub;
   const double gw = cw * g.drawn_cols(), gh = ch * g.drawn_rows();
   std::size_t band_chars = 0;
   for (const Band& b : g.row_bands) band_chars = std::max(band_chars, b.label.size());
@@ -91,6 +92,7 @@ pugi::xml_node append_svg(pugi::xml_node parent, const Grid& g) {
   double width = left + gw + right;
   for (const auto& n : notes) width = std::max(width, 24 + n.size() * kCharWidth);
   width = std::max(width, 16 + g.title.size() * 7.4);
+  width = std::max(width, 16 + g.subtitle.size() * kCharWidth);
   const double height = top + gh + notes_h + 10;
 
   pugi::xml_node svg = parent.append_child("svg");
@@ -105,7 +107,7 @@ pugi::xml_node append_svg(pugi::xml_node parent, const Grid& g) {
   style.text() = fmt::format(
                      "text{{font-family:monospace;font-size:11px;fill:#111}}"
                      ".h{{font-size:13px;font-weight:bold}}.n{{fill:#333}}.ax{{fill:#555;font-size:10px}}"
-                     ".l{{font-size:11px}}.b{{fill:#333;font-size:11px}}"
+                     ".l{{font-size:11px}}.b{{fill:#333;font-size:11px}}.s{{fill:{0};font-weight:bold}}"
                      ".f{{stroke:{0};stroke-width:3}}.x{{fill:{1}}}.k{{stroke:{2};stroke-width:2}}"
                      ".r{{stroke:#444;stroke-width:1;stroke-dasharray:3,2}}",
                      kFindingStroke, kCollisionFill, kMarkedStroke)
@@ -122,8 +124,9 @@ pugi::xml_node append_svg(pugi::xml_node parent, const Grid& g) {
   hp.append_attribute("stroke-width") = "1.5";
 
   text(svg, 8, 18, g.title, "h");
-  text(svg, left, 34, g.col_axis + (g.block_cols() > 1 ? fmt::format(" (blocks of {})", g.block_cols()) : ""), "ax");
-  text(svg, 4, 34, g.row_axis + (g.block_rows() > 1 ? fmt::format(" (x{})", g.block_rows()) : ""), "ax");
+  if (!g.subtitle.empty()) text(svg, 8, 34, g.subtitle, "s");
+  text(svg, left, 34 + sub, g.col_axis + (g.block_cols() > 1 ? fmt::format(" (blocks of {})", g.block_cols()) : ""), "ax");
+  text(svg, 4, 34 + sub, g.row_axis + (g.block_rows() > 1 ? fmt::format(" (x{})", g.block_rows()) : ""), "ax");
   // Column and row numbers.
   const std::int64_t cs = label_step(cw, 10 + 6.6 * std::to_string(g.col0() + g.cols()).size());
   for (std::int64_t c = 0; c < g.drawn_cols(); c += cs)

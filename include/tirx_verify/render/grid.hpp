@@ -58,6 +58,7 @@ struct Band {
 class Grid {
  public:
   std::string title;            // one line: what is drawn
+  std::string subtitle;         // one line under it, in the finding's colour (a finding's message); may be empty
   std::string row_axis, col_axis;  // "TLane", "TCol (elements)", "thread", ...
   std::string owner_kind;       // what the colours mean ("thread", "logical row", ...)
   std::vector<std::string> notes;  // legend lines under the picture
