@@ -171,8 +171,7 @@ CheckResult check_injective(const CheckInput& in) {
   // The swizzle-is-a-bijection rule: a valid ComposeLayout's XOR swizzle (S >= B, so the field it
   // XORs into is not one it reads) is a bijection of int64 addresses, applied to m alone, so two
   // points share a swizzled cell exactly when they share an unswizzled one. Under auto (no
-  // cross-check) the engines decide the tile instead: no bit-vector encoding of the XOR, and the
-  // tile may be gf2-linear when the swizzled form is not. A witness of the tile is one of the
+  // cross-check) the engines decide the tile instead: no bit-vector encoding of the XOR. A witness of the tile is one of the
   // layout (equal m stay equal), and to_result re-checks it on the swizzled layout.
   const bool by_bijection = layout.is_compose() && in.engine == Engine::kAuto && !in.cross_check;
   const Layout decided_on = by_bijection ? Layout(tile) : layout;
