@@ -12,4 +12,5 @@ void register_run(CLI::App& app, int& exit_code);
 void register_fuzz(CLI::App& app, int& exit_code);
 void register_equiv(CLI::App& app, int& exit_code);
 void register_info(CLI::App& app, int& exit_code);
+void register_audit(CLI::App& app, int& exit_code);
 }  // namespace tirx::cli

@@ -83,6 +83,7 @@ std::vector<std::string> build(CLI::App& app, Tree& t) {
 #ifndef TIRX_CLI_NO_FUZZ  // the Python module's copy (tirx_cli_embedded) has no `fuzz`: RapidCheck is not PIC
   register_fuzz(app, t.exit_code);
 #endif
+  register_audit(app, t.exit_code);
   return harden_options(app);
 }
 
@@ -157,7 +158,7 @@ int parse_and_run(std::span<const std::string> args, bool json) {
   }
   if (app.get_subcommands().empty()) {
     report(InputError("cli.usage", "no subcommand given", {}, std::nullopt,
-                      "subcommands: apply, print, check, run, equiv, info, sim, fuzz; 'tirx-verify --help' shows the usage"),
+                      "subcommands: apply, print, check, run, equiv, info, sim, fuzz, audit; 'tirx-verify --help' shows the usage"),
            json);
     if (!json) std::cerr << "\n" << app.help();
     return kBadInput;
