@@ -11,4 +11,5 @@ void register_check(CLI::App& app, int& exit_code);
 void register_run(CLI::App& app, int& exit_code);
 void register_fuzz(CLI::App& app, int& exit_code);
 void register_equiv(CLI::App& app, int& exit_code);
+void register_extract(CLI::App& app, int& exit_code);
 }  // namespace tirx::cli

@@ -80,6 +80,7 @@ std::vector<std::string> build(CLI::App& app, Tree& t) {
   register_equiv(app, t.exit_code);
   register_sim(app, t.exit_code);
   register_fuzz(app, t.exit_code);
+  register_extract(app, t.exit_code);
   return harden_options(app);
 }
 
