@@ -99,6 +99,8 @@ def _kw(call, name, pos=None):
 
 
 def _dtype(ev, node) -> str:
+    if node is None:
+        raise ConvertError("no dtype argument")
     v = ev.value(node)
     if not isinstance(v, str):
         raise ConvertError(f"{ast.unparse(node)!r} is not a dtype")
@@ -143,7 +145,7 @@ def allocation(call: ast.Call, env: dict, ev, ex, target: str | None, line: int,
     except UnresolvedError as e:
         ex.block(label, line, e.item)
         return Unresolved(name, line, f"allocation at line {line} is undecided", e.item)
-    except (ConvertError, ArithmeticError, TypeError, ValueError, KeyError, IndexError) as e:
+    except (ConvertError, ArithmeticError, TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
         ex.block(label, line, None, f"not extracted: {e}")
         return Unresolved(name, line, f"allocation at line {line} was not extracted ({e})")
     if buf is None:
@@ -293,6 +295,6 @@ def global_buffer(pname: str, ann: ast.Call, env, ev, ex, line: int):
     except UnresolvedError as e:
         ex.block(f"buffer {pname}", line, e.item)
         return Unresolved(pname, line, "kernel parameter buffer is undecided", e.item)
-    except (ConvertError, ArithmeticError, TypeError, ValueError, KeyError, IndexError) as e:
+    except (ConvertError, ArithmeticError, TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
         ex.block(f"buffer {pname}", line, None, f"not extracted: {e}")
         return Unresolved(pname, line, f"kernel parameter buffer was not extracted ({e})")

@@ -49,7 +49,7 @@ def parse_param(text: str):
         raise InputError("cli.usage", f"--param {text!r}: expected NAME=VALUE")
     name, _, raw = text.partition("=")
     name, raw = name.strip(), raw.strip()
-    if not name.isidentifier():
+    if not all(part.isidentifier() for part in name.split(".")):
         raise InputError("cli.usage", f"--param {text!r}: {name!r} is not a Python name")
     if raw in ("True", "False"):
         return name, raw == "True"
@@ -332,7 +332,15 @@ def main(argv=None) -> int:
             source = raw.decode("utf-8-sig")
         except UnicodeDecodeError as e:
             raise InputError("extract.input", f"{path}: not UTF-8 (byte {e.start})") from None
-        result = extract(source, path, overrides, args.function)
+        try:
+            result = extract(source, path, overrides, args.function)
+        except RecursionError:
+            raise InputError("extract.input", f"{path}: nests too deeply to walk") from None
+        except InputError:
+            raise
+        except Exception as e:  # noqa: BLE001 - an extractor bug must still give an answer, not a traceback
+            raise InputError("extract.internal", f"{path}: the extractor failed ({type(e).__name__}: {e}); "
+                             "please report it with the file") from None
         model = build_model(result, args, path)
     except InputError as e:
         if args.json:

@@ -129,7 +129,7 @@ def record(call: ast.Call, env, ev, ex, line: int, cond) -> None:
     except UnresolvedError as e:
         ex.block(f"op {kind or 'tcgen05'} at line {line}", line, e.item)
         return
-    except (ConvertError, ArithmeticError, TypeError, ValueError, KeyError, IndexError) as e:
+    except (ConvertError, ArithmeticError, TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
         ex.block(f"op {kind or 'tcgen05'} at line {line}", line, None, f"not extracted: {e}")
         return
     op["name"] = ex.unique(f"{op['kind'].replace('.', '_')}@{line}")
