@@ -123,6 +123,14 @@ class Evaluator(Translator):
             if not isinstance(v, Imported):
                 self.used.add(name)
                 return v
+            saved = self.env.pop(name)  # only the notation's own vocabulary may know it
+            try:
+                return super().lookup(name)
+            except ConvertError:
+                raise UnresolvedError(Unresolved(name, v.line, f"imported from {v.module} (other files are "
+                                                 "not read)")) from None
+            finally:
+                self.env[name] = saved
         try:
             return super().lookup(name)
         except UnresolvedError:

@@ -201,13 +201,14 @@ def _tmem_pool_op(call, env, ev, ex, line):
         raise UnresolvedError(pool)
     if not isinstance(pool, Pool) or pool.kind != "tmem":
         return None
-    cols = pool.args.get("total_cols")
-    if cols is None:
-        raise ConvertError("TMEMPool without total_cols=")
+    # TMEMPool's defaults: total_cols=512, cta_group=1, alloc_warp=0, dealloc_warp=alloc_warp
+    # (apache/tvm 5d4dc87 python/tvm/backend/cuda/lang/alloc_pool.py:194-214).
+    cols = pool.args.get("total_cols", 512)
     if isinstance(cols, Unresolved):
         raise UnresolvedError(cols)
-    which = "alloc_warp" if f.attr == "commit" else "dealloc_warp"
-    warp = pool.args.get(which, 0)
+    warp = pool.args.get("alloc_warp", 0)
+    if f.attr == "dealloc":
+        warp = pool.args.get("dealloc_warp", warp)
     if isinstance(warp, Unresolved):
         raise UnresolvedError(warp)
     op = {"kind": "tcgen05.alloc" if f.attr == "commit" else "tcgen05.dealloc", "warps": [warp], "cols": cols}
