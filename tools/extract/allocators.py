@@ -185,13 +185,17 @@ def _allocate(call, short, rname, rv, env, ev, ex, name, line):
         dtype = _dtype(ev, _kw(call, "dtype", 1))
         scope_node = _kw(call, "scope")
         scope = ev.value(scope_node) if scope_node is not None else "global"
-        data = _kw(call, "data")
-        if isinstance(data, ast.Attribute) and data.attr == "data" and isinstance(data.value, ast.Name):
-            b = env.get(data.value.id)
+        data = _kw(call, "data", 2)
+        if data is not None:
+            b = env.get(data.value.id) if isinstance(data, ast.Attribute) and data.attr == "data" and \
+                isinstance(data.value, ast.Name) else None
             if isinstance(b, BufferRef):
                 view_of = b.name
                 if scope_node is None:
                     scope = b.scope
+            elif scope_node is None:
+                raise ConvertError(f"declared over the storage of {ast.unparse(data)!r} without scope=: the "
+                                   "scope of that storage is not a model buffer's (no layout), so it is not known")
         lay_node = _kw(call, "layout")
         if lay_node is None:
             return None
