@@ -344,12 +344,11 @@ def main(argv=None) -> int:
         model = build_model(result, args, path)
     except InputError as e:
         if args.json:
-            doc = {"error": {"check": e.check, "message": str(e)}, "exit_code": 2}
+            doc = {"error": {"id": e.check, "message": str(e)}, "exit_code": 2}
             if e.line is not None:
                 doc["error"]["line"] = e.line
             print(json.dumps(doc))
-        else:
-            print(f"error[{e.check}]: {e}", file=sys.stderr)
+        print(f"error[{e.check}]: {e}", file=sys.stderr)
         return 2
     text = dump(model)
     if args.output:
