@@ -12,7 +12,8 @@ What the source does not determine is listed in the model's `extraction.unresolv
 the name it depends on and where that name comes from, never guessed.
 
 Exit codes: 0 every buffer and op resolved (or --allow-unresolved); 2 bad input (unreadable
-file, Python syntax error at FILE:LINE:COL, bad --param, no kernel in the file); 3 the model
+file, Python syntax error at FILE:LINE:COL, bad --param, no kernel in the file); 4 an extractor
+bug (extract.internal, the README's internal-error code); 3 the model
 was written but something is unresolved (the list says what).
 Python 3 standard library only.
 """
@@ -344,12 +345,13 @@ def main(argv=None) -> int:
         model = build_model(result, args, path)
     except InputError as e:
         if args.json:
-            doc = {"error": {"id": e.check, "message": str(e)}, "exit_code": 2}
+            code = 4 if e.check == "extract.internal" else 2
+            doc = {"error": {"id": e.check, "message": str(e)}, "exit_code": code}
             if e.line is not None:
                 doc["error"]["line"] = e.line
             print(json.dumps(doc))
         print(f"error[{e.check}]: {e}", file=sys.stderr)
-        return 2
+        return 4 if e.check == "extract.internal" else 2
     text = dump(model)
     if args.output:
         with open(args.output, "w") as fh:

@@ -158,7 +158,7 @@ void register_extract(CLI::App& app, int& exit_code) {
       const int rc = run_tool(argv, out, err);
       std::cout << out << std::flush;
       std::cerr << err << std::flush;
-      if (rc == kVerified || rc == kBadInput || rc == kUndecided) return rc;
+      if (rc == kVerified || rc == kBadInput || rc == kUndecided || rc == 4) return rc;  // 4: extractor bug
       std::cerr << fmt::format("error[extract.python]: the extraction tool exited with status {}\n", rc);
       return static_cast<int>(kBadInput);
     });
