@@ -13,4 +13,5 @@ void register_fuzz(CLI::App& app, int& exit_code);
 void register_equiv(CLI::App& app, int& exit_code);
 void register_info(CLI::App& app, int& exit_code);
 void register_audit(CLI::App& app, int& exit_code);
+void register_extract(CLI::App& app, int& exit_code);
 }  // namespace tirx::cli

@@ -84,6 +84,7 @@ std::vector<std::string> build(CLI::App& app, Tree& t) {
   register_fuzz(app, t.exit_code);
 #endif
   register_audit(app, t.exit_code);
+  register_extract(app, t.exit_code);
   return harden_options(app);
 }
 
@@ -158,7 +159,7 @@ int parse_and_run(std::span<const std::string> args, bool json) {
   }
   if (app.get_subcommands().empty()) {
     report(InputError("cli.usage", "no subcommand given", {}, std::nullopt,
-                      "subcommands: apply, print, check, run, equiv, info, sim, fuzz, audit; 'tirx-verify --help' shows the usage"),
+                      "subcommands: apply, print, check, run, equiv, info, sim, fuzz, audit, extract; 'tirx-verify --help' shows the usage"),
            json);
     if (!json) std::cerr << "\n" << app.help();
     return kBadInput;
