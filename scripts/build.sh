@@ -13,5 +13,9 @@ fi
 scripts/install-deps.sh
 # ccache keys on relative paths under the checkout, so fresh clones reuse earlier builds.
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+# The Python module and its tests use Debian's interpreter, whose pytest and headers
+# install-deps.sh installs (a python3 earlier on PATH, e.g. pyenv's, has neither).
+py=()
+[ -x /usr/bin/python3 ] && py=(-DPython3_EXECUTABLE=/usr/bin/python3)
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${py[@]}" "$@" >/dev/null
 cmake --build build -j"$(nproc)" "${target[@]}"

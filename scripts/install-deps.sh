@@ -8,7 +8,8 @@
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build ccache pkg-config
       libz3-dev libboost-graph-dev librapidcheck-dev nlohmann-json3-dev
-      libcli11-dev libfmt-dev libpugixml-dev libgtest-dev libbenchmark-dev python3 python3-jsonschema)
+      libcli11-dev libfmt-dev libpugixml-dev libgtest-dev libbenchmark-dev python3 python3-jsonschema
+      python3-dev pybind11-dev python3-pytest)  # the Python module (python/) and its tests
 if [ "${1:-}" = "--fuzz" ]; then pkgs+=(clang libclang-rt-14-dev patchelf); fi
 if [ "${1:-}" = "--test" ]; then pkgs+=(chromium); fi
 missing=()

@@ -173,6 +173,12 @@ std::string find_target_file(std::string_view name) {
   std::vector<std::filesystem::path> roots;
   if (const char* env = std::getenv("TIRX_VERIFY_ROOT"); env && *env) roots.emplace_back(env);
   roots.emplace_back(std::string(source_dir()));
+  {  // an installed CLI: <prefix>/bin/tirx-verify -> <prefix>/share/tirx_verify, wherever the prefix moved
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) roots.push_back(exe.parent_path().parent_path() / "share" / "tirx_verify");
+  }
+  roots.emplace_back(std::string(install_data_dir()));
   std::string tried;
   for (const auto& root : roots) {
     auto p = root / "models" / "targets" / (std::string(name) + ".json");

@@ -97,6 +97,43 @@ void read_source(ObjectReader& top, KernelModel& m) {
   m.source = *top.raw("source");
 }
 
+// Provenance written by `tirx-verify extract` (tools/extract, docs/extract.md): informational,
+// but its keys and types are checked like every other part of the file.
+void read_extraction(ObjectReader& top, int format) {
+  auto e = top.opt_object("extraction");
+  if (!e) return;
+  if (format != 2) top.fail("extraction", "is a format-2 key (written by tirx-verify extract)");
+  e->opt_str("tool");
+  e->opt_str("file");
+  e->str_array("functions");
+  e->opt_bool("complete");
+  if (const json* cfg = e->raw("config")) {
+    const std::string path = e->path_of("config");
+    if (!cfg->is_object()) top.doc().fail(path, "must be an object of name -> {\"value\": ..., \"origin\": string}");
+    for (auto it = cfg->begin(); it != cfg->end(); ++it) {
+      ObjectReader o(top.doc(), *it, json_path_key(path, it.key()));
+      if (!o.raw("value")) o.fail("value", "is missing");
+      o.opt_str("origin");
+      o.finish();
+    }
+  }
+  if (const json* un = e->raw("unresolved")) {
+    const std::string path = e->path_of("unresolved");
+    if (!un->is_array()) top.doc().fail(path, "must be an array of unresolved items");
+    for (std::size_t i = 0; i < un->size(); ++i) {
+      ObjectReader o(top.doc(), (*un)[i], json_path_index(path, i));
+      o.str("item");
+      o.integer("line", 0, INT64_MAX);
+      o.opt_str("name");
+      o.opt_integer("defined_at", 0, INT64_MAX);
+      o.str("reason");
+      o.str_array("via");
+      o.finish();
+    }
+  }
+  e->finish();
+}
+
 void read_corpus(ObjectReader& b, BufferModel& bm) {
   auto c = b.opt_object("corpus");
   if (!c) return;
@@ -368,6 +405,7 @@ KernelModel parse_model(const std::string& text, const std::string& origin) {
   read_source(top, m);
   read_params(top, m);
   read_other_params(top);
+  read_extraction(top, m.format);
   {
     const json* bufs = top.raw("buffers");
     if (!bufs) top.fail("buffers", "is missing");

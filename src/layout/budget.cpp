@@ -31,6 +31,10 @@ BudgetExceeded::BudgetExceeded(BudgetKind kind, std::string limit, std::string w
     : std::runtime_error(limit + " reached (" + where + ")"), kind_(kind), limit_(std::move(limit)), where_(std::move(where)) {}
 
 std::string BudgetExceeded::describe(std::string_view context) const {
+  if (limit_ == "interrupt") {  // Budget::interrupt(): not a limit that was reached
+    if (context.empty()) return fmt::format("interrupted ({})", where_);
+    return fmt::format("interrupted in {} ({})", context, where_);
+  }
   if (context.empty()) return fmt::format("{} reached ({})", limit_, where_);
   return fmt::format("{} reached in {} ({})", limit_, context, where_);
 }
@@ -87,17 +91,19 @@ double Budget::elapsed_seconds() const {
 }
 
 double Budget::seconds_left() const {
+  if (interrupted()) return 0;
   if (!has_deadline_) return std::numeric_limits<double>::infinity();
   return std::max(0.0, seconds_ - elapsed_seconds());
 }
 
-bool Budget::expired() const { return has_deadline_ && elapsed_seconds() >= seconds_; }
+bool Budget::expired() const { return interrupted() || (has_deadline_ && elapsed_seconds() >= seconds_); }
 
 void Budget::check_time(const std::function<std::string()>& where) const {
   if (expired()) throw BudgetExceeded(BudgetKind::kTime, time_text(), where ? where() : std::string("work"));
 }
 
 std::string Budget::time_text() const {
+  if (interrupted()) return "interrupt";
   return has_deadline_ ? "time limit of " + seconds_text(seconds_) : std::string("no time limit");
 }
 
@@ -120,6 +126,25 @@ MemoryCharge Budget::charge(std::int64_t bytes, std::string_view what) {
 
 BudgetExceeded Budget::out_of_memory(std::string_view what) const {
   return BudgetExceeded(BudgetKind::kMemory, memory_text(), fmt::format("{}: an allocation failed", what));
+}
+
+void Budget::interrupt() {
+  interrupted_.store(true, std::memory_order_relaxed);
+  std::lock_guard<std::mutex> lock(hooks_mu_);
+  for (auto* h : hooks_) (*h)();
+}
+
+InterruptHook::InterruptHook(Budget* b, std::function<void()> on_interrupt) : budget_(b), fn_(std::move(on_interrupt)) {
+  if (!budget_) return;
+  std::lock_guard<std::mutex> lock(budget_->hooks_mu_);
+  budget_->hooks_.push_back(&fn_);
+  if (budget_->interrupted()) fn_();
+}
+
+InterruptHook::~InterruptHook() {
+  if (!budget_) return;
+  std::lock_guard<std::mutex> lock(budget_->hooks_mu_);
+  std::erase(budget_->hooks_, &fn_);
 }
 
 MemoryCharge charge(Budget* b, std::int64_t bytes, std::string_view what) {

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "tirx_verify/layout/apply_to_shape.hpp"
 #include "tirx_verify/layout/checked.hpp"
 #include "tirx_verify/layout/error.hpp"
 #include "tirx_verify/layout/ops.hpp"
@@ -169,30 +170,8 @@ Coord TileLayout::apply_iters(std::span<const std::int64_t> digits) const {
 }
 
 Coord TileLayout::apply(std::span<const std::int64_t> coord, std::span<const std::int64_t> shape) const {
-  if (coord.size() != shape.size())
-    throw InputError("layout.well-formed",
-                     fmt::format("apply: {} coordinates for a shape of rank {}", coord.size(), shape.size()));
-  if (auto g = try_group(*this, shape)) {
-    // Grouped path: each logical coordinate is split over the iters of its own block only.
-    const TileLayout& gl = g->layout;
-    std::vector<std::int64_t> digits(gl.shard.size(), 0);
-    for (std::size_t d = 0; d < shape.size(); ++d) {
-      const std::size_t b = g->seps[d], e = g->seps[d + 1];
-      std::int64_t rem = coord[d];
-      if (rem < 0) throw InputError("layout.bounds", fmt::format("coordinate {} is negative", rem));
-      for (std::size_t k = e; k-- > b + 1;) {
-        digits[k] = rem % gl.shard[k].extent;
-        rem /= gl.shard[k].extent;
-      }
-      if (e > b) digits[b] = rem;
-    }
-    return gl.apply_iters(digits);
-  }
-  // Fallback: flatten row-major over `shape`, then split over the raw shard extents.
-  std::int64_t flat = 0;
-  for (std::size_t d = 0; d < shape.size(); ++d)
-    flat = checked_add(checked_mul(flat, shape[d], "flatten"), coord[d], "flatten");
-  return apply(flat);
+  const ShardDigits d = shard_digits(*this, coord, shape);  // grouped per dimension, or flattened
+  return d.grouped ? d.layout.apply_iters(d.digits) : apply_iters(d.digits);
 }
 
 std::vector<Coord> TileLayout::replica_images(std::span<const std::int64_t> digits) const {

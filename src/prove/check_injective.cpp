@@ -18,7 +18,9 @@
 // digit-bit matrix) when every extent and stride is a power of two without carries; else
 // enumeration (owner array or hashed owner map) up to EngineLimits::enum_crossover_points points;
 // else Z3 (two points, distinct digits, equal cells); enumeration after a Z3 limit only when its
-// estimated cost fits the budget that is left. Under --cross-check the structural verdict is one
+// estimated cost fits the budget that is left. A ComposeLayout is decided on its tile (the
+// swizzle is a bijection of addresses; engine "swizzle-bijection+..."), except under a forced
+// engine or --cross-check, which run on the swizzled form. Under --cross-check the structural verdict is one
 // more verdict to compare. Witness: {"a": point, "b": point, "cell": {axis: value}} (plus
 // "broadcast_iter" for a contraction), re-checked by evaluating both points.
 #include <fmt/format.h>
@@ -166,14 +168,29 @@ CheckResult check_injective(const CheckInput& in) {
   }
   if (structural && !in.cross_check && in.engine == Engine::kAuto) return *structural;
 
-  auto attempt = [&](Engine e) { return to_result(std::string(engine_name(e)), run_engine(e, layout, in)); };
+  // The swizzle-is-a-bijection rule: a valid ComposeLayout's XOR swizzle (S >= B, so the field it
+  // XORs into is not one it reads) is a bijection of int64 addresses, applied to m alone, so two
+  // points share a swizzled cell exactly when they share an unswizzled one. Under auto (no
+  // cross-check) the engines decide the tile instead: no bit-vector encoding of the XOR. A witness of the tile is one of the
+  // layout (equal m stay equal), and to_result re-checks it on the swizzled layout.
+  const bool by_bijection = layout.is_compose() && in.engine == Engine::kAuto && !in.cross_check;
+  const Layout decided_on = by_bijection ? Layout(tile) : layout;
+  auto attempt = [&](Engine e) {
+    CheckResult res = to_result(std::string(engine_name(e)), run_engine(e, decided_on, in));
+    if (by_bijection && (res.status == Status::kPass || res.status == Status::kFail)) {
+      res.engine = "swizzle-bijection+" + res.engine;
+      if (res.status == Status::kPass)
+        res.message += "; decided on the tile: the swizzle is a bijection of addresses";
+    }
+    return res;
+  };
   const std::vector<Engine> engines = {Engine::kEnum, Engine::kGf2, Engine::kZ3};
   const std::vector<Engine> order = sw.points() <= in.limits.enum_crossover_points
                                         ? std::vector<Engine>{Engine::kGf2, Engine::kEnum, Engine::kZ3}
                                         : std::vector<Engine>{Engine::kGf2, Engine::kZ3, Engine::kEnum};
   auto gate = [&](Engine e) -> std::string {
     if (e != Engine::kEnum) return {};
-    const enumerate::EnumCost c = enumerate::injective_cost(layout, in.scope, in.limits);
+    const enumerate::EnumCost c = enumerate::injective_cost(decided_on, in.scope, in.limits);
     return enum_gate(in, c.seconds, c.bytes, c.points);
   };
   CheckResult r = dispatch(in, order, engines, attempt, gate);

@@ -193,8 +193,17 @@ z3::check_result Session::check(z3::solver& s, double share) {
   }
   z3::params p(*ctx_);
   p.set("timeout", static_cast<unsigned>(std::min(left, 4.0e9)));
+  // Z3 would install its own SIGINT handler for the query (and swallow Ctrl-C); interruption goes
+  // through the budget instead (Budget::interrupt -> the InterruptHook below).
+  p.set("ctrl_c", false);
   s.set(p);
-  const z3::check_result r = s.check();
+  z3::check_result r;
+  {
+    z3::context* ctx = ctx_;  // Budget::interrupt() (Ctrl-C in the Python module) cancels the query
+    const InterruptHook hook(limits_.budget, [ctx] { ctx->interrupt(); });
+    r = s.check();
+  }
+  if (limits_.budget && limits_.budget->interrupted()) throw budget_spent();
   if (r == z3::unknown) {
     const std::string reason = s.reason_unknown();
     if (reason.find("memory") != std::string::npos) {

@@ -3,7 +3,9 @@
 #include <sys/resource.h>
 
 #include <cmath>
+#include <atomic>
 #include <memory>
+#include <mutex>
 
 #include <fmt/format.h>
 
@@ -22,6 +24,8 @@ namespace tirx::cli {
 namespace {
 
 std::unique_ptr<Budget> g_budget;
+std::mutex g_budget_mu;  // g_budget is replaced by start_budget and read by interrupt_command
+std::atomic<bool> g_backstop{true};
 
 // RLIMIT_DATA (heap and private anonymous mappings) a little above the allowance; only ever
 // lowers the soft limit.
@@ -62,11 +66,21 @@ Budget* start_budget(const BudgetOpts& o) {
     throw InputError("cli.usage",
                      fmt::format("--memory-limit {} is outside [{}, {}] MB", o.memory_limit, kMinMemoryMb, kMaxMemoryMb),
                      {}, std::nullopt, "give the memory budget of the whole command in megabytes, e.g. --memory-limit 8192");
-  g_budget = std::make_unique<Budget>(o.time_limit, o.memory_limit << 20);
-  set_memory_backstop(o.memory_limit);
+  {
+    const std::lock_guard<std::mutex> lock(g_budget_mu);
+    g_budget = std::make_unique<Budget>(o.time_limit, o.memory_limit << 20);
+  }
+  if (g_backstop.load()) set_memory_backstop(o.memory_limit);
   return g_budget.get();
 }
 
 Budget* command_budget() { return g_budget.get(); }
+
+void interrupt_command() {
+  const std::lock_guard<std::mutex> lock(g_budget_mu);
+  if (g_budget) g_budget->interrupt();
+}
+
+void set_memory_backstop_enabled(bool on) { g_backstop.store(on); }
 
 }  // namespace tirx::cli

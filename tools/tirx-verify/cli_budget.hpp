@@ -39,5 +39,11 @@ Budget* start_budget(const BudgetOpts& o);
 
 // The budget of the running command (nullptr before start_budget).
 Budget* command_budget();
+// Interrupts the running command's budget (Budget::interrupt) from any thread; a no-op when no
+// command has started. For in-process callers (the Python module on Ctrl-C).
+void interrupt_command();
+// Whether start_budget lowers RLIMIT_DATA (default true). An embedding process (the Python
+// module) turns it off: the limit would bind the whole interpreter, not one command.
+void set_memory_backstop_enabled(bool on);
 
 }  // namespace tirx::cli

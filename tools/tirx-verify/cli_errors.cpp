@@ -188,7 +188,7 @@ InputError usage_error(const CLI::ParseError& e, CLI::App& app, std::span<const 
     }
     if (e.get_name() == "RequiredError" && app.get_subcommands().empty())
       return InputError("cli.usage", "no subcommand given", {}, std::nullopt,
-                        "subcommands: apply, print, check, run, equiv, sim, fuzz; 'tirx-verify --help' shows the usage");
+                        "subcommands: apply, print, check, run, equiv, info, sim, fuzz, audit, extract; 'tirx-verify --help' shows the usage");
     if (e.get_name() == "ArgumentMismatch") {
       const std::string what = e.what();
       if (what.find(" was given a disallowed flag override") != std::string::npos) {

@@ -11,5 +11,8 @@ void register_check(CLI::App& app, int& exit_code);
 void register_run(CLI::App& app, int& exit_code);
 void register_fuzz(CLI::App& app, int& exit_code);
 void register_equiv(CLI::App& app, int& exit_code);
+void register_info(CLI::App& app, int& exit_code);
+void register_audit(CLI::App& app, int& exit_code);
+void register_extract(CLI::App& app, int& exit_code);
 void register_render(CLI::App& app, int& exit_code);
 }  // namespace tirx::cli

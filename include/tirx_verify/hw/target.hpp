@@ -24,7 +24,9 @@
 // throws InputError("target.feature").
 //
 // Files are found (find_target_file) under $TIRX_VERIFY_ROOT/models/targets/ when that
-// variable is set, else under <source dir>/models/targets/ (tirx::source_dir(), see layout/source_dir.hpp).
+// variable is set, else under <source dir>/models/targets/ (tirx::source_dir(), see layout/source_dir.hpp),
+// else under <exe>/../share/tirx_verify/models/targets/ (an installed CLI, wherever its prefix is),
+// else under <install prefix>/share/tirx_verify/models/targets/ (install_data_dir()).
 #pragma once
 
 #include <cstdint>

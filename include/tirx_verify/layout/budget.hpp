@@ -27,15 +27,23 @@
 // (EngineLimits::budget). A null pointer means "unlimited" (library callers, unit tests).
 // Thread-safe: the deadline is read-only after construction and charges are atomic, so the
 // threads of `run --jobs` share the command's one budget (time and memory for all of them).
+//
+// A budget can also be interrupted from another thread (interrupt(): the Python module does it
+// on Ctrl-C). Every loop that checks the deadline then stops as if time had run out, with the
+// limit named "interrupt"; a Z3 query in flight is stopped through the hook its Session
+// registers (InterruptHook). So an interrupt takes effect within one Pacer stride or one Z3
+// cancellation, milliseconds in practice.
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tirx {
 
@@ -106,8 +114,13 @@ class Budget {
   bool expired() const;
   // Throws BudgetExceeded(kTime) when the deadline has passed; `where()` is called only then.
   void check_time(const std::function<std::string()>& where) const;
-  // "time limit of 60 s"
+  // "time limit of 60 s" (or "interrupt" once interrupted)
   std::string time_text() const;
+
+  // ---- interruption (thread-safe; any thread) ----
+  // Makes expired() true from now on (seconds_left() 0) and calls every registered hook once.
+  void interrupt();
+  bool interrupted() const { return interrupted_.load(std::memory_order_relaxed); }
 
   // ---- memory ----
   std::int64_t memory_limit_bytes() const { return memory_bytes_; }
@@ -131,6 +144,25 @@ class Budget {
   double seconds_ = 0;
   std::int64_t memory_bytes_ = INT64_MAX;
   std::atomic<std::int64_t> charged_{0};  // atomic: `run --jobs` verifies kernels on several threads
+  std::atomic<bool> interrupted_{false};
+  friend class InterruptHook;
+  std::mutex hooks_mu_;
+  std::vector<std::function<void()>*> hooks_;
+};
+
+// While alive, Budget::interrupt() calls `on_interrupt` (from the interrupting thread); used to
+// cancel work that does not poll the budget (a Z3 query: z3::context::interrupt). A null budget
+// registers nothing. If the budget is already interrupted, `on_interrupt` runs at once.
+class InterruptHook {
+ public:
+  InterruptHook(Budget* b, std::function<void()> on_interrupt);
+  InterruptHook(const InterruptHook&) = delete;
+  InterruptHook& operator=(const InterruptHook&) = delete;
+  ~InterruptHook();
+
+ private:
+  Budget* budget_;
+  std::function<void()> fn_;
 };
 
 // Null-safe helpers for code that holds a `Budget*` (nullptr = unlimited).

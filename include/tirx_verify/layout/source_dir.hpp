@@ -10,4 +10,7 @@
 
 namespace tirx {
 std::string_view source_dir();
+// Where `cmake --install` puts the data files (<prefix>/share/tirx_verify): the last place
+// models/targets is looked for, so an installed library or CLI works without the source tree.
+std::string_view install_data_dir();
 }  // namespace tirx

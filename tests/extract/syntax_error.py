@@ -1,0 +1,6 @@
+import tvm
+
+
+def kernel(A):
+    x = (1,
+    y = 2

@@ -1,0 +1,375 @@
+#!/usr/bin/env python3
+"""tirx-verify extract: a kernel model (format 2) from a TIRx kernel's Python source.
+
+    python3 tools/extract/extract.py KERNEL.py [--param NAME=VALUE ...] [-o model.json]
+    tirx-verify extract KERNEL.py ...           (the CLI runs this file; docs/extract.md)
+
+Reads the file with Python's `ast` (nothing is imported or run; TVM is not needed), finds the
+kernel functions (functions that allocate buffers or issue ops), binds their parameters
+(--param, defaults, the file's call site of the kernel, its default configuration), walks
+them in program order (kernel_walk.py) and writes the buffers and ops it can determine.
+What the source does not determine is listed in the model's `extraction.unresolved` with
+the name it depends on and where that name comes from, never guessed.
+
+Exit codes: 0 every buffer and op resolved (or --allow-unresolved); 2 bad input (unreadable
+file, Python syntax error at FILE:LINE:COL, bad --param, no kernel in the file); 4 an extractor
+bug (extract.internal, the README's internal-error code); 3 the model
+was written but something is unresolved (the list says what).
+Python 3 standard library only.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from kernel_env import (ConvertError, Evaluator, FuncValue, Imported, Unresolved, _Return,  # noqa: E402
+                        assign_target, bind_imports, eval_or_unresolved, names_of, run_straight)
+from kernel_walk import (Extraction, Walker, all_params, bind_buffer_params,  # noqa: E402
+                         contains_interesting, is_layout_expr)
+from kernel_env import LayoutExpr  # noqa: E402
+
+TOOL = "tirx-verify extract 0.2.0"
+MAX_FILE_BYTES = 4 << 20
+CONFIG_DICTS = ("_DEFAULT_CONFIG", "DEFAULT_CONFIG", "_DEFAULTS", "DEFAULTS", "_DEFAULT_CFG")
+CONFIG_LISTS = ("CONFIGS", "BENCH_CONFIGS", "_CONFIGS")
+
+
+class InputError(Exception):
+    def __init__(self, check: str, message: str, line: int | None = None, col: int | None = None):
+        super().__init__(message)
+        self.check, self.line, self.col = check, line, col
+
+
+def parse_param(text: str):
+    if "=" not in text:
+        raise InputError("cli.usage", f"--param {text!r}: expected NAME=VALUE")
+    name, _, raw = text.partition("=")
+    name, raw = name.strip(), raw.strip()
+    if not all(part.isidentifier() for part in name.split(".")):
+        raise InputError("cli.usage", f"--param {text!r}: {name!r} is not a Python name")
+    if raw in ("True", "False"):
+        return name, raw == "True"
+    try:
+        return name, int(raw, 0)
+    except ValueError:
+        pass
+    if not raw:
+        raise InputError("cli.usage", f"--param {text!r}: empty value")
+    return name, raw.strip("'\"")
+
+
+def module_env(tree: ast.Module, overrides: dict) -> dict:
+    env: dict = {}
+    for st in tree.body:
+        ev = Evaluator(env)
+        if isinstance(st, (ast.Assign, ast.AnnAssign)):
+            if st.value is None:
+                continue
+            targets = st.targets if isinstance(st, ast.Assign) else [st.target]
+            names = [n for t in targets for n in names_of(t)]
+            if is_layout_expr(st.value):
+                v = LayoutExpr(st.value, st.lineno)
+            else:
+                v = eval_or_unresolved(ev, st.value, "/".join(names), st.lineno)
+            for t in targets:
+                try:
+                    assign_target(t, v, env)
+                except ConvertError as e:
+                    for n in names_of(t):
+                        env[n] = Unresolved(n, st.lineno, str(e))
+        elif isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            env[st.name] = FuncValue(st, env)
+        elif isinstance(st, ast.ClassDef):
+            env[st.name] = Unresolved(st.name, st.lineno, "a class (not evaluated)")
+        elif isinstance(st, (ast.Import, ast.ImportFrom)):
+            bind_imports(st, env)
+        elif isinstance(st, ast.If):
+            try:
+                run_straight([st], env, ev)
+            except (ConvertError, _Return):
+                pass
+    env.update(overrides)
+    return env
+
+
+def calls_of(fn) -> set:
+    return {n.func.id for n in ast.walk(fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+
+
+def kernel_roots(tree, env, wanted: str | None) -> list:
+    tops = [st for st in tree.body if isinstance(st, ast.FunctionDef)]
+    if wanted:
+        f = [t for t in tops if t.name == wanted]
+        if not f:
+            raise InputError("extract.kernel", f"no top-level function {wanted!r} in the file")
+        return f
+    interesting = [t for t in tops if contains_interesting(t) or _has_buffer_params(t)]
+    called = set()
+    for t in interesting:
+        called |= calls_of(t) - {t.name}
+    return [t for t in interesting if t.name not in called]
+
+
+def _has_buffer_params(fn) -> bool:
+    for p in all_params(fn):
+        a = p.annotation
+        if isinstance(a, ast.Call) and getattr(a.func, "attr", getattr(a.func, "id", None)) == "Buffer":
+            return True
+    return False
+
+
+class Config:
+    """The file's default configuration: a default-config dict first, then the first entry
+    of its configuration list (docs/corpus-conversion.md, "Default configuration")."""
+
+    def __init__(self, env: dict):
+        self.sources = []
+        for n in CONFIG_DICTS:
+            if isinstance(env.get(n), dict):
+                self.sources.append((env[n], n))
+        for n in CONFIG_LISTS:
+            v = env.get(n)
+            if isinstance(v, (tuple, list)) and v and isinstance(v[0], dict):
+                self.sources.append((v[0], f"{n}[0]"))
+
+    def __contains__(self, name):
+        return any(name in d for d, _ in self.sources)
+
+    def get(self, name):
+        for d, n in self.sources:
+            if name in d:
+                return d[name], f"{n}[{name!r}]"
+        raise KeyError(name)
+
+
+def default_config(env: dict):
+    return Config(env), ""
+
+
+def find_call_site(tree, fname: str):
+    """The first call of `fname(...)` / `fname.specialize(...)` in another top-level function."""
+    for st in tree.body:
+        if not isinstance(st, ast.FunctionDef) or st.name == fname:
+            continue
+        for i, body_st in enumerate(st.body):
+            for n in ast.walk(body_st):
+                if not isinstance(n, ast.Call):
+                    continue
+                f = n.func
+                if (isinstance(f, ast.Name) and f.id == fname) or (
+                        isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == fname
+                        and f.attr in ("specialize", "__call__")):
+                    return st, i, n
+    return None
+
+
+def caller_env(caller, index, env, overrides, cfg, cfg_name):
+    cenv = dict(env)
+    for p, d in _params_with_defaults(caller):
+        if p.arg in overrides:
+            cenv[p.arg] = overrides[p.arg]
+        elif d is not None:
+            cenv[p.arg] = eval_or_unresolved(Evaluator(cenv), d, p.arg, caller.lineno)
+        elif p.arg in cfg:
+            cenv[p.arg] = cfg.get(p.arg)[0]
+        else:
+            cenv[p.arg] = Unresolved(p.arg, caller.lineno, f"parameter of {caller.name} with no default and no "
+                                     "entry in the file's default configuration")
+    try:
+        run_straight(caller.body[:index], cenv, Evaluator(cenv))
+    except (ConvertError, _Return):
+        pass
+    for k, v in overrides.items():
+        cenv[k] = v
+    return cenv
+
+
+def _params_with_defaults(fn):
+    a = fn.args
+    params = a.posonlyargs + a.args
+    defaults = [None] * (len(params) - len(a.defaults)) + list(a.defaults)
+    return list(zip(params, defaults)) + list(zip(a.kwonlyargs, a.kw_defaults))
+
+
+def bind_root(tree, fn, env, overrides, ex: Extraction) -> dict:
+    fenv = dict(env)
+    cfg, cfg_name = default_config(env)
+    site = find_call_site(tree, fn.name)
+    site_args, site_env, site_label = {}, None, ""
+    if site is not None:
+        caller, idx, call = site
+        site_env = caller_env(caller, idx, env, overrides, cfg, cfg_name)
+        params = [p.arg for p in fn.args.posonlyargs + fn.args.args]
+        for i, a in enumerate(call.args):
+            if i < len(params):
+                site_args[params[i]] = a
+        for k in call.keywords:
+            if k.arg:
+                site_args[k.arg] = k.value
+        site_label = f"{caller.name}:{call.lineno}"
+    for p, d in _params_with_defaults(fn):
+        name = p.arg
+        if name in overrides:
+            fenv[name] = overrides[name]
+            ex.config[name] = {"value": overrides[name], "origin": "--param"}
+        elif name in site_args:
+            node = site_args[name]
+            v = LayoutExpr(node, node.lineno) if is_layout_expr(node) else \
+                eval_or_unresolved(Evaluator(site_env), node, name, node.lineno)
+            fenv[name] = v
+            if not isinstance(v, (Unresolved, LayoutExpr)):
+                ex.config[name] = {"value": v, "origin": f"call site {site_label}: {ast.unparse(node)}"}
+        elif d is not None:
+            v = eval_or_unresolved(Evaluator(fenv), d, name, fn.lineno)
+            fenv[name] = v
+            if not isinstance(v, Unresolved):
+                ex.config[name] = {"value": v, "origin": f"default of {fn.name}'s parameter"}
+        elif name in cfg:
+            fenv[name], where = cfg.get(name)
+            ex.config[name] = {"value": fenv[name], "origin": where}
+        else:
+            fenv[name] = Unresolved(name, fn.lineno, f"parameter of {fn.name} with no default, no call site in "
+                                    "the file and no entry in its default configuration")
+    bind_buffer_params(fn, fenv, ex, Evaluator(fenv))
+    return fenv
+
+
+def jsonable(v):
+    if isinstance(v, (bool, int, float)) or v is None:
+        return v
+    if isinstance(v, (tuple, list)):
+        return [jsonable(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): jsonable(x) for k, x in v.items()}
+    return str(v)
+
+
+def extract(source: str, file_label: str, overrides: dict, function: str | None = None) -> dict:
+    try:
+        tree = ast.parse(source, filename=file_label)
+    except SyntaxError as e:
+        raise InputError("extract.syntax", f"{file_label}:{e.lineno}:{e.offset}: syntax error: {e.msg}",
+                         e.lineno, e.offset) from None
+    except (ValueError, RecursionError, MemoryError) as e:
+        raise InputError("extract.syntax", f"{file_label}: not parsable as Python: {e}") from None
+    env = module_env(tree, overrides)
+    roots = kernel_roots(tree, env, function)
+    if not roots:
+        raise InputError("extract.kernel", f"{file_label}: no kernel function found (no function allocates a "
+                         "buffer, issues an op or takes a T.Buffer parameter)")
+    ex = Extraction(os.path.basename(file_label), overrides)
+    for fn in roots:
+        fenv = bind_root(tree, fn, env, overrides, ex)
+        Walker(ex).walk_function(FuncValue(fn, env), fenv, set())
+    return {"ex": ex, "roots": [f.name for f in roots]}
+
+
+def build_model(result: dict, args, file_label: str) -> dict:
+    ex: Extraction = result["ex"]
+    kernel = args.kernel_name or os.path.splitext(os.path.basename(file_label))[0]
+    source = {}
+    if args.repo:
+        source["repos"] = args.repo
+    source["files"] = [args.source_path or os.path.basename(file_label)]
+    if args.commit:
+        source["commit"] = args.commit
+    source["notes"] = f"extracted by {TOOL} from {os.path.basename(file_label)} (functions: " \
+                      f"{', '.join(result['roots'])})"
+    model = {"format": 2, "kernel": kernel, "target": args.target, "source": source,
+             "buffers": ex.buffers, "ops": ex.ops}
+    model["extraction"] = {
+        "tool": TOOL,
+        "file": source["files"][0],
+        "functions": result["roots"],
+        "config": {k: {"value": jsonable(v["value"]), "origin": v["origin"]} for k, v in sorted(ex.config.items())},
+        "unresolved": ex.blocked,
+        "complete": not ex.blocked,
+    }
+    return model
+
+
+def dump(model) -> str:
+    return json.dumps(model, indent=2) + "\n"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="tirx-verify extract", description=__doc__.split("\n\n")[0])
+    ap.add_argument("kernel", help="the kernel's Python source file")
+    ap.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                    help="override a name's value (a module constant, a configuration value, a kernel "
+                         "parameter, a loop variable)")
+    ap.add_argument("-o", "--output", help="write the model here (default: standard output)")
+    ap.add_argument("--kernel-name", help="the model's kernel name (default: the file's stem)")
+    ap.add_argument("--function", help="the top-level kernel function (default: every kernel function)")
+    ap.add_argument("--target", default="sm_100a", help="machine description (default sm_100a)")
+    ap.add_argument("--repo", action="append", default=[], metavar="OWNER/NAME", help="provenance: repository")
+    ap.add_argument("--commit", help="provenance: the commit the file was read at (40 hex digits)")
+    ap.add_argument("--source-path", help="provenance: the file's path in the repository")
+    ap.add_argument("--allow-unresolved", action="store_true",
+                    help="exit 0 even when something is unresolved (the model still lists it)")
+    ap.add_argument("--json", action="store_true", help="errors as one JSON document on standard output")
+    try:
+        args = ap.parse_args(argv)
+    except SystemExit as e:
+        return 0 if e.code == 0 else 2
+    try:
+        overrides = dict(parse_param(p) for p in args.param)
+        if args.commit is not None and (len(args.commit) != 40 or
+                                        any(c not in "0123456789abcdef" for c in args.commit)):
+            raise InputError("cli.usage", f"--commit {args.commit!r}: not a full 40-digit lowercase hex commit")
+        path = args.kernel
+        if not os.path.isfile(path):
+            raise InputError("extract.input", f"{path}: not a readable regular file")
+        if os.path.getsize(path) > MAX_FILE_BYTES:
+            raise InputError("extract.input", f"{path}: larger than {MAX_FILE_BYTES} bytes")
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
+        try:
+            source = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            raise InputError("extract.input", f"{path}: not UTF-8 (byte {e.start})") from None
+        try:
+            result = extract(source, path, overrides, args.function)
+        except RecursionError:
+            raise InputError("extract.input", f"{path}: nests too deeply to walk") from None
+        except InputError:
+            raise
+        except Exception as e:  # noqa: BLE001 - an extractor bug must still give an answer, not a traceback
+            raise InputError("extract.internal", f"{path}: the extractor failed ({type(e).__name__}: {e}); "
+                             "please report it with the file") from None
+        model = build_model(result, args, path)
+    except InputError as e:
+        if args.json:
+            code = 4 if e.check == "extract.internal" else 2
+            doc = {"error": {"id": e.check, "message": str(e)}, "exit_code": code}
+            if e.line is not None:
+                doc["error"]["line"] = e.line
+            print(json.dumps(doc))
+        print(f"error[{e.check}]: {e}", file=sys.stderr)
+        return 4 if e.check == "extract.internal" else 2
+    text = dump(model)
+    if args.output:
+        with open(args.output, "w") as fh:
+            fh.write(text)
+    else:
+        sys.stdout.write(text)
+    blocked = model["extraction"]["unresolved"]
+    if blocked:
+        print(f"extract: {len(blocked)} item(s) unresolved (listed in extraction.unresolved):", file=sys.stderr)
+        for b in blocked[:20]:
+            where = f" (defined at line {b['defined_at']})" if "defined_at" in b else ""
+            name = f"{b['name']}{where}: " if "name" in b else ""
+            print(f"  line {b['line']}: {b['item']}: {name}{b['reason']}", file=sys.stderr)
+        if len(blocked) > 20:
+            print(f"  ... and {len(blocked) - 20} more", file=sys.stderr)
+        return 0 if args.allow_unresolved else 3
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

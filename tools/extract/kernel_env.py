@@ -1,0 +1,422 @@
+"""Values of names in a TIRx kernel file, as far as the source determines them.
+
+A kernel's buffer shapes, dtypes and layouts are Python expressions over module constants,
+configuration dictionaries, function parameters and locals (`BLK_M = T.meta_var(128)`).
+This module evaluates such expressions statically.  It extends the corpus translator
+(tools/corpus/corpus_notation.py, `Translator`), which already evaluates integer, dtype
+and swizzle expressions and translates layout constructors, with what a whole file needs:
+
+    value in the environment      meaning
+    ---------------------------   -------------------------------------------------------
+    int, str, DType, tuple, dict  a value the source determines
+    Unresolved(name, line, why)   a value the source does not determine (a runtime value,
+                                  a loop variable, an import from another file, a parameter
+                                  with no default and no call site); using it raises
+                                  UnresolvedError naming it, never a guess
+    LayoutExpr(node, line)        a layout expression (TileLayout, ComposeLayout, a factory
+                                  call) bound to a name: translated where it is used
+    BufferRef                     a buffer the kernel allocated (kernel_walk.py)
+    FuncValue                     a function defined in the file: helpers that compute a
+                                  value (one `return`) are evaluated when called
+    Imported(module, name)        a name imported from another module: only the notation's
+                                  own vocabulary (SwizzleMode, Axis, dtypes) is known
+
+Python 3 standard library only.
+"""
+from __future__ import annotations
+
+import ast
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "corpus"))
+
+import corpus_notation as cn  # noqa: E402  (reused: the translator and the notation vocabulary)
+from corpus_notation import ConvertError, Translator, dotted, strip_builder  # noqa: E402
+
+# Limits that keep a hostile file bounded: a comprehension or range evaluated statically may
+# produce at most this many elements, helper calls nest at most this deep.
+MAX_ELEMENTS = 100_000
+MAX_CALL_DEPTH = 4
+
+
+class Unresolved:
+    """A value the source does not determine; `cause` is the Unresolved it depends on."""
+
+    def __init__(self, name: str, line: int | None, reason: str, cause: "Unresolved | None" = None):
+        self.name, self.line, self.reason, self.cause = name, line, reason, cause
+
+    def root(self) -> "Unresolved":
+        u = self
+        seen = 0
+        while u.cause is not None and seen < 64:
+            u, seen = u.cause, seen + 1
+        return u
+
+    def chain(self) -> list[str]:
+        out, u, seen = [], self, 0
+        while u is not None and seen < 64:
+            out.append(u.name)
+            u, seen = u.cause, seen + 1
+        return out
+
+
+class UnresolvedError(ConvertError):
+    def __init__(self, item: Unresolved):
+        super().__init__(f"{item.name!r} is not determined by the source: {item.reason}")
+        self.item = item
+
+
+class LayoutExpr:
+    def __init__(self, node, line: int):
+        self.node, self.line = node, line
+
+
+class Imported:
+    def __init__(self, module: str, name: str, line: int):
+        self.module, self.name, self.line = module, name, line
+
+
+class FuncValue:
+    def __init__(self, node: ast.FunctionDef, closure: dict):
+        self.node, self.closure = node, closure
+
+
+class Pool:
+    """An allocator object: kind 'smem' (SMEMPool, K.smem_pool()) or 'tmem' (TMEMPool)."""
+
+    def __init__(self, kind: str, line: int, args: dict):
+        self.kind, self.line, self.args = kind, line, args
+
+
+class BufferRef:
+    def __init__(self, name: str, scope: str, shape: tuple, dtype: str, layout: str | None, line: int):
+        self.name, self.scope, self.shape, self.dtype, self.layout, self.line = \
+            name, scope, shape, dtype, layout, line
+
+
+class _Return(Exception):
+    def __init__(self, value):
+        self.value = value
+
+
+def _bounded(n: int, what: str) -> None:
+    if n > MAX_ELEMENTS:
+        raise ConvertError(f"{what} has {n} elements, more than the {MAX_ELEMENTS} evaluated statically")
+
+
+class Evaluator(Translator):
+    """Translator over a kernel file's environment (concrete values only)."""
+
+    def __init__(self, env: dict, depth: int = 0):
+        super().__init__(env, symbolic=False)
+        self.depth = depth
+
+    # -- names ----------------------------------------------------------------------------
+
+    def lookup(self, name: str):
+        if name in self.env:
+            v = self.env[name]
+            if isinstance(v, Unresolved):
+                raise UnresolvedError(v)
+            if not isinstance(v, Imported):
+                self.used.add(name)
+                return v
+            saved = self.env.pop(name)  # only the notation's own vocabulary may know it
+            try:
+                return super().lookup(name)
+            except ConvertError:
+                raise UnresolvedError(Unresolved(name, v.line, f"imported from {v.module} (other files are "
+                                                 "not read)")) from None
+            finally:
+                self.env[name] = saved
+        try:
+            return super().lookup(name)
+        except UnresolvedError:
+            raise
+        except ConvertError:
+            pass
+        head = name.split(".")[0]
+        hv = self.env.get(head)
+        if isinstance(hv, Unresolved):
+            raise UnresolvedError(hv)
+        if isinstance(hv, Imported):
+            raise UnresolvedError(Unresolved(name, hv.line, f"imported from {hv.module} (other files are not read)"))
+        raise UnresolvedError(Unresolved(name, None, "not defined in this file"))
+
+    # -- expressions ----------------------------------------------------------------------
+
+    def value(self, node):
+        if isinstance(node, ast.Attribute):
+            d = dotted(node)
+            head = d.split(".")[0] if d else None
+            if d is None or (d not in self.env and head in self.env and
+                             not isinstance(self.env[head], (Imported, Unresolved))):
+                return self.attr_of(self.value(node.value), node.attr, node)
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
+            return tuple(self.comprehension(node))
+        if isinstance(node, ast.JoinedStr):
+            parts = []
+            for v in node.values:
+                parts.append(v.value if isinstance(v, ast.Constant) else str(self.value(v.value)))
+            return "".join(parts)
+        if isinstance(node, ast.Compare) and any(isinstance(o, (ast.In, ast.NotIn, ast.Is, ast.IsNot))
+                                                 for o in node.ops):
+            left = self.value(node.left)
+            for op, comp in zip(node.ops, node.comparators):
+                right = self.value(comp)
+                ok = {ast.In: lambda: left in right, ast.NotIn: lambda: left not in right,
+                      ast.Is: lambda: left is right, ast.IsNot: lambda: left is not right,
+                      ast.Eq: lambda: left == right, ast.NotEq: lambda: left != right,
+                      ast.Lt: lambda: left < right, ast.Gt: lambda: left > right,
+                      ast.LtE: lambda: left <= right, ast.GtE: lambda: left >= right}[type(op)]()
+                if not ok:
+                    return False
+                left = right
+            return True
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return not self.value(node.operand)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor, ast.Div)):
+            a, b = self.value(node.left), self.value(node.right)
+            if isinstance(node.op, ast.Div):
+                return a / b
+            if isinstance(node.op, ast.BitAnd):
+                return a & b
+            return a | b if isinstance(node.op, ast.BitOr) else a ^ b
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            base = self.value(node.value)
+            s = node.slice
+            lo = self.value(s.lower) if s.lower else None
+            hi = self.value(s.upper) if s.upper else None
+            st = self.value(s.step) if s.step else None
+            return base[lo:hi:st]
+        if isinstance(node, ast.Set):
+            return frozenset(self.value(e) for e in node.elts)
+        if isinstance(node, ast.Name) and node.id in self.env and isinstance(self.env[node.id], BufferRef):
+            return self.env[node.id]
+        return super().value(node)
+
+    def attr_of(self, base, attr: str, node):
+        if isinstance(base, cn.Swizzle) and attr == "value":
+            return base.mode
+        if isinstance(base, cn.DType) and attr == "bits":
+            return base.bits
+        if isinstance(base, dict) and attr in ("get", "keys", "values", "items"):
+            return getattr(base, attr)
+        if isinstance(base, str) and attr in ("upper", "lower", "startswith", "endswith", "replace", "split"):
+            return getattr(base, attr)
+        if isinstance(base, BufferRef) and attr in ("shape", "dtype"):
+            return getattr(base, attr)
+        if isinstance(base, Pool):
+            raise ConvertError(f"{ast.unparse(node)!r}: attribute of an allocator")
+        raise ConvertError(f"cannot evaluate attribute {ast.unparse(node)!r}")
+
+    def call(self, node: ast.Call):
+        fname = strip_builder(dotted(node.func) or "")
+        short = fname.split(".")[-1]
+        if short in ("meta_var",) and len(node.args) == 1:
+            return self.value(node.args[0])
+        if fname in ("str",):
+            v = self.value(node.args[0])
+            return str(v)
+        if fname in ("range",):
+            args = [self.value(a) for a in node.args]
+            r = range(*args)
+            _bounded(len(r), "range")
+            return tuple(r)
+        if fname in ("isinstance",):
+            raise ConvertError("isinstance is not evaluated")
+        if fname in ("abs", "sum", "any", "all", "sorted", "reversed", "enumerate", "zip"):
+            args = [self.value(a) for a in node.args]
+            v = {"abs": abs, "sum": sum, "any": any, "all": all, "sorted": sorted,
+                 "reversed": lambda x: list(reversed(x)), "enumerate": lambda x: list(enumerate(x)),
+                 "zip": lambda *x: list(zip(*x))}[fname](*args)
+            return tuple(v) if isinstance(v, list) else v
+        if fname in ("math.prod", "prod"):
+            return math.prod(self.value(node.args[0]))
+        if fname in ("math.ceil", "ceil"):
+            return math.ceil(self.value(node.args[0]))
+        if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), FuncValue):
+            return self.call_helper(self.env[node.func.id], node)
+        return super().value(node)
+
+    def call_helper(self, fv: FuncValue, node: ast.Call):
+        """One level of helper calls: run a helper defined in the file on concrete arguments."""
+        if self.depth >= MAX_CALL_DEPTH:
+            raise ConvertError(f"helper calls nest deeper than {MAX_CALL_DEPTH}")
+        args = [self.value(a) for a in node.args]
+        kwargs = {k.arg: self.value(k.value) for k in node.keywords if k.arg}
+        env = dict(fv.closure)
+        bind_arguments(fv.node, args, kwargs, env, self)
+        sub = Evaluator(env, self.depth + 1)
+        try:
+            run_straight(fv.node.body, env, sub)
+        except _Return as r:
+            return r.value
+        return None
+
+    def comprehension(self, node):
+        out = []
+
+        def gen(i, env):
+            if i == len(node.generators):
+                out.append(Evaluator(env, self.depth).value(node.elt))
+                _bounded(len(out), "comprehension")
+                return
+            g = node.generators[i]
+            for item in Evaluator(env, self.depth).value(g.iter):
+                e2 = dict(env)
+                assign_target(g.target, item, e2)
+                if all(Evaluator(e2, self.depth).value(c) for c in g.ifs):
+                    gen(i + 1, e2)
+
+        gen(0, self.env)
+        return out
+
+    # -- layouts bound to names -------------------------------------------------------------
+
+    def layout(self, node):
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            name = dotted(node)
+            v = self.env.get(name) if name else None
+            if isinstance(v, LayoutExpr):
+                return self.layout(v.node)
+            if isinstance(v, Unresolved):
+                raise UnresolvedError(v)
+            if name is not None and v is None and name not in self.env:
+                self.lookup(name)  # raises the precise reason
+        return super().layout(node)
+
+
+def assign_target(target, value, env: dict) -> None:
+    """Bind `value` to a Name / Tuple target (tuple unpacking)."""
+    if isinstance(target, ast.Name):
+        env[target.id] = value
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        if isinstance(value, Unresolved):
+            for t in target.elts:
+                assign_target(t, value, env)
+            return
+        vals = list(value)
+        if len(vals) != len(target.elts):
+            raise ConvertError("tuple unpacking of the wrong length")
+        for t, v in zip(target.elts, vals):
+            assign_target(t, v, env)
+    elif isinstance(target, ast.Attribute) and dotted(target):
+        env[dotted(target)] = value
+    elif isinstance(target, ast.Starred):
+        raise ConvertError("starred assignment")
+
+
+def names_of(target) -> list[str]:
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [n for t in target.elts for n in names_of(t)]
+    if isinstance(target, ast.Attribute) and dotted(target):
+        return [dotted(target)]
+    if isinstance(target, ast.Starred):
+        return names_of(target.value)
+    return []
+
+
+def bind_arguments(fn: ast.FunctionDef, args: list, kwargs: dict, env: dict, ev: Evaluator) -> None:
+    a = fn.args
+    params = a.posonlyargs + a.args
+    defaults = [None] * (len(params) - len(a.defaults)) + list(a.defaults)
+    for i, p in enumerate(params):
+        if i < len(args):
+            env[p.arg] = args[i]
+        elif p.arg in kwargs:
+            env[p.arg] = kwargs[p.arg]
+        elif defaults[i] is not None:
+            env[p.arg] = _safe_value(ev, defaults[i], p.arg, fn)
+        else:
+            env[p.arg] = Unresolved(p.arg, fn.lineno, f"parameter of {fn.name} not passed")
+    for p, d in zip(a.kwonlyargs, a.kw_defaults):
+        if p.arg in kwargs:
+            env[p.arg] = kwargs[p.arg]
+        elif d is not None:
+            env[p.arg] = _safe_value(ev, d, p.arg, fn)
+        else:
+            env[p.arg] = Unresolved(p.arg, fn.lineno, f"parameter of {fn.name} not passed")
+
+
+def _safe_value(ev: Evaluator, node, name: str, fn) -> object:
+    try:
+        return ev.value(node)
+    except UnresolvedError as e:
+        return Unresolved(name, node.lineno, f"default of {fn.name}'s parameter depends on {e.item.name}", e.item)
+    except (ConvertError, Exception) as e:  # noqa: BLE001 - any evaluation failure is "not determined"
+        return Unresolved(name, node.lineno, f"default not evaluated statically ({e})")
+
+
+def eval_or_unresolved(ev: Evaluator, node, name: str, line: int):
+    """The value of `node`, or an Unresolved for `name` saying why not."""
+    try:
+        return ev.value(node)
+    except UnresolvedError as e:
+        return Unresolved(name, line, f"depends on {e.item.name}", e.item)
+    except RecursionError:
+        return Unresolved(name, line, "expression nests too deeply")
+    except (ConvertError, ArithmeticError, TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
+        return Unresolved(name, line, f"not evaluated statically: {e}")
+
+
+def run_straight(body: list, env: dict, ev: Evaluator) -> None:
+    """Execute straight-line code of a helper or a kernel builder: assignments, ifs with
+    decidable tests, returns.  Names assigned under an undecidable test become Unresolved."""
+    for st in body:
+        if isinstance(st, ast.Return):
+            raise _Return(ev.value(st.value) if st.value is not None else None)
+        if isinstance(st, ast.Assign):
+            v = eval_or_unresolved(ev, st.value, "/".join(n for t in st.targets for n in names_of(t)), st.lineno)
+            for t in st.targets:
+                try:
+                    assign_target(t, v, env)
+                except ConvertError as e:
+                    for n in names_of(t):
+                        env[n] = Unresolved(n, st.lineno, str(e))
+        elif isinstance(st, ast.AnnAssign) and st.value is not None:
+            v = eval_or_unresolved(ev, st.value, "/".join(names_of(st.target)), st.lineno)
+            assign_target(st.target, v, env)
+        elif isinstance(st, ast.If):
+            test = eval_or_unresolved(ev, st.test, "condition", st.lineno)
+            if isinstance(test, Unresolved):
+                for sub in ast.walk(ast.Module(body=st.body + st.orelse, type_ignores=[])):
+                    if isinstance(sub, (ast.Assign, ast.AnnAssign)):
+                        for t in (sub.targets if isinstance(sub, ast.Assign) else [sub.target]):
+                            for n in names_of(t):
+                                env[n] = Unresolved(n, sub.lineno, f"assigned under the condition at line "
+                                                    f"{st.lineno}, which depends on {test.root().name}",
+                                                    test)
+            else:
+                run_straight(st.body if test else st.orelse, env, ev)
+        elif isinstance(st, ast.Raise):
+            raise ConvertError(f"the code raises at line {st.lineno}")
+        elif isinstance(st, ast.FunctionDef):
+            env[st.name] = FuncValue(st, env)
+        elif isinstance(st, (ast.Import, ast.ImportFrom)):
+            bind_imports(st, env)
+
+
+KNOWN_MODULE_HEADS = ("tvm", "tirx_kernels.kern")
+
+
+def bind_imports(st, env: dict) -> None:
+    """Imported names are Imported markers; the builder namespaces (T, Tx, K, ...) stay unbound
+    so that the notation vocabulary (T.S, K.SW128B, SwizzleMode...) resolves them."""
+    if isinstance(st, ast.Import):
+        for a in st.names:
+            if a.asname and a.asname not in cn.BUILDER_PREFIXES and a.asname not in ("K", "Kern"):
+                env[a.asname] = Imported(a.name, a.asname, st.lineno)
+        return
+    mod = st.module or ""
+    for a in st.names:
+        bound = a.asname or a.name
+        if bound in cn.BUILDER_PREFIXES or bound in ("K", "Kern", "SwizzleMode", "Axis", "DataType"):
+            continue
+        env[bound] = Imported(mod, a.name, st.lineno)

@@ -1,0 +1,298 @@
+"""Walk a TIRx kernel file's statements in program order, collecting buffers and ops.
+
+The walker executes the kernel function abstractly: assignments bind names (kernel_env.py),
+an `if` whose test the source decides takes one branch, an undecided test walks both
+branches (what is allocated or issued under it records the condition), a `for` binds its
+loop variable to an Unresolved (its value differs per iteration), `with` blocks are walked,
+nested `def`s are walked where they are called with the call's arguments (one level of
+helper calls; a helper never called is walked once with its parameters unresolved).
+
+Every item records the line it comes from.  Recognised forms: allocators.py (buffers) and
+op_sites.py (ops).
+"""
+from __future__ import annotations
+
+import ast
+
+import allocators
+import op_sites
+from kernel_env import (ConvertError, Evaluator, FuncValue, Imported, LayoutExpr, MAX_CALL_DEPTH,
+                        Pool, Unresolved, UnresolvedError, assign_target, bind_imports,
+                        eval_or_unresolved, names_of)
+
+LAYOUT_CALLS = {"TileLayout", "ComposeLayout", "SwizzleLayout", "mma_shared_layout", "tma_shared_layout",
+                "tcgen05_atom_layout", "wg_local_layout", "sf_tmem_layout", "sf_smem_layout",
+                "tmem_datapath_layout", "default_tmem_layout", "tmem_mma_operand_layout", "from_iters",
+                "tile", "unpack", "broadcast"}
+
+
+def is_layout_expr(node) -> bool:
+    if isinstance(node, ast.Subscript):
+        from corpus_notation import dotted, strip_builder
+        return strip_builder(dotted(node.value) or "") in ("S", "R")
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return is_layout_expr(node.left) or is_layout_expr(node.right)
+    if isinstance(node, ast.Call):
+        f = node.func
+        short = f.attr if isinstance(f, ast.Attribute) else (f.id if isinstance(f, ast.Name) else "")
+        return short in LAYOUT_CALLS
+    return False
+
+
+class Extraction:
+    """What one walk found: buffers and ops (model dicts), and what blocked others."""
+
+    def __init__(self, file_label: str, overrides: dict):
+        self.file_label = file_label
+        self.overrides = overrides        # --param NAME=VALUE
+        self.buffers: list[dict] = []
+        self.ops: list[dict] = []
+        self.blocked: list[dict] = []     # {"item", "line", "unresolved": {name, line, reason}, "chain"}
+        self.names: dict[str, int] = {}
+        self.config: dict[str, dict] = {}  # kernel parameters bound: name -> {value, origin}
+
+    def unique(self, base: str) -> str:
+        n = self.names.get(base, 0) + 1
+        self.names[base] = n
+        return base if n == 1 else f"{base}/{n}"
+
+    def block(self, item: str, line: int, u: Unresolved | None, reason: str | None = None) -> None:
+        entry = {"item": item, "line": line}
+        if u is not None:
+            r = u.root()
+            entry["name"] = r.name
+            if r.line:
+                entry["defined_at"] = r.line
+            entry["reason"] = r.reason
+            chain = u.chain()
+            if len(chain) > 1:
+                entry["via"] = chain[:-1]
+        else:
+            entry["reason"] = reason or "not extracted"
+        self.blocked.append(entry)
+
+    def origin(self, line: int, node) -> str:
+        text = ast.unparse(node)
+        if len(text) > 200:
+            text = text[:197] + "..."
+        return f"{self.file_label}:{line} {text}"
+
+
+class Walker:
+    def __init__(self, ex: Extraction, depth: int = 0):
+        self.ex = ex
+        self.depth = depth
+
+    # -- functions ---------------------------------------------------------------------------
+
+    def walk_function(self, fv: FuncValue, env: dict, called: set) -> None:
+        """Walk a function body in `env` (parameters already bound)."""
+        local_defs: dict[str, FuncValue] = {}
+        self.walk_body(fv.node.body, env, local_defs, called)
+        for name, f in local_defs.items():
+            if name not in called and self.depth < MAX_CALL_DEPTH:
+                sub = dict(env)
+                for p in all_params(f.node):
+                    if p.arg in self.ex.overrides:
+                        sub[p.arg] = self.ex.overrides[p.arg]
+                    else:
+                        sub[p.arg] = Unresolved(p.arg, f.node.lineno, f"parameter of helper {name}, which is "
+                                                "not called with arguments in the file")
+                bind_buffer_params(f.node, sub, self.ex, Evaluator(sub))
+                called.add(name)
+                Walker(self.ex, self.depth + 1).walk_function(f, sub, called)
+
+    def walk_body(self, body: list, env: dict, defs: dict, called: set, cond: Unresolved | None = None) -> None:
+        for st in body:
+            self.walk_stmt(st, env, defs, called, cond)
+
+    def bind(self, name_targets, value, env, line):
+        for t in name_targets:
+            try:
+                assign_target(t, value, env)
+            except ConvertError as e:
+                for n in names_of(t):
+                    env[n] = Unresolved(n, line, str(e))
+
+    def walk_stmt(self, st, env, defs, called, cond):
+        ex = self.ex
+        ev = Evaluator(env)
+        if isinstance(st, (ast.Assign, ast.AnnAssign)):
+            targets = st.targets if isinstance(st, ast.Assign) else [st.target]
+            names = [n for t in targets for n in names_of(t)]
+            if st.value is None:
+                for n in names:
+                    env[n] = ex.overrides.get(n, Unresolved(n, st.lineno, "declared without a value (a runtime "
+                                                            "variable)"))
+                return
+            for n in names:
+                if n in ex.overrides:
+                    env[n] = ex.overrides[n]
+            if all(n in ex.overrides for n in names) and names:
+                return
+            value = st.value
+            if isinstance(value, ast.Call):
+                self.scan_calls(value, env, defs, called, cond, skip_top=True)
+                got = allocators.allocation(value, env, ev, ex, names[0] if len(names) == 1 else None,
+                                            st.lineno, cond)
+                if got is not allocators.NOT_AN_ALLOCATION:
+                    self.bind(targets, got, env, st.lineno)
+                    return
+                pool = allocators.pool_object(value, ev, st.lineno)
+                if pool is not None:
+                    self.bind(targets, pool, env, st.lineno)
+                    return
+                if op_sites.is_op(value, env):
+                    op_sites.record(value, env, ev, ex, st.lineno, cond)
+            else:
+                self.scan_calls(value, env, defs, called, cond)
+            if is_layout_expr(value):
+                self.bind(targets, LayoutExpr(value, st.lineno), env, st.lineno)
+                return
+            v = eval_or_unresolved(ev, value, "/".join(names), st.lineno)
+            if isinstance(v, Unresolved) and cond is None and isinstance(value, ast.Call):
+                v = Unresolved("/".join(names), st.lineno, f"value of {ast.unparse(value.func)}(...), "
+                               "not evaluated statically", v)
+            if cond is not None and not isinstance(v, Unresolved):
+                pass  # the value is known; the condition only decides whether the line runs
+            self.bind(targets, v, env, st.lineno)
+        elif isinstance(st, ast.AugAssign):
+            for n in names_of(st.target):
+                env[n] = Unresolved(n, st.lineno, "updated in place (its value changes as the kernel runs)")
+        elif isinstance(st, ast.Expr):
+            if isinstance(st.value, ast.Call):
+                self.scan_calls(st.value, env, defs, called, cond)
+        elif isinstance(st, ast.If):
+            test = eval_or_unresolved(ev, st.test, "condition", st.lineno)
+            if isinstance(test, Unresolved):
+                u = Unresolved(f"condition at line {st.lineno}", st.lineno,
+                               f"the branch taken depends on {test.root().name}", test)
+                self.walk_body(st.body, env, defs, called, u)
+                self.walk_body(st.orelse, env, defs, called, u)
+            else:
+                self.walk_body(st.body if test else st.orelse, env, defs, called, cond)
+        elif isinstance(st, (ast.For, ast.AsyncFor)):
+            self.scan_calls(st.iter, env, defs, called, cond)
+            for n in names_of(st.target):
+                env[n] = ex.overrides.get(n, Unresolved(n, st.lineno, f"loop variable of the loop at line "
+                                                        f"{st.lineno} (its value differs per iteration)"))
+            self.walk_body(st.body, env, defs, called, cond)
+            self.walk_body(st.orelse, env, defs, called, cond)
+        elif isinstance(st, ast.While):
+            self.walk_body(st.body, env, defs, called, cond)
+        elif isinstance(st, (ast.With, ast.AsyncWith)):
+            for item in st.items:
+                if isinstance(item.context_expr, ast.Call):
+                    self.scan_calls(item.context_expr, env, defs, called, cond)
+                if item.optional_vars is not None:
+                    for n in names_of(item.optional_vars):
+                        env[n] = ex.overrides.get(n, Unresolved(n, st.lineno, "bound by a with statement "
+                                                                "(a runtime value)"))
+            self.walk_body(st.body, env, defs, called, cond)
+        elif isinstance(st, ast.Try):
+            self.walk_body(st.body, env, defs, called, cond)
+        elif isinstance(st, ast.FunctionDef):
+            fv = FuncValue(st, env)
+            env[st.name] = fv
+            defs[st.name] = fv
+        elif isinstance(st, (ast.Import, ast.ImportFrom)):
+            bind_imports(st, env)
+
+    def scan_calls(self, node, env, defs, called, cond, skip_top=False):
+        """Ops and helper calls inside an expression (e.g. T.evaluate(...), helper(i))."""
+        for sub in walk_calls(node):
+            if skip_top and sub is node:
+                continue
+            ev = Evaluator(env)
+            if op_sites.is_op(sub, env):
+                op_sites.record(sub, env, ev, self.ex, sub.lineno, cond)
+            elif isinstance(sub.func, ast.Name) and sub.func.id in env and \
+                    isinstance(env[sub.func.id], FuncValue) and self.depth < MAX_CALL_DEPTH:
+                fv = env[sub.func.id]
+                called.add(sub.func.id)
+                sub_env = dict(fv.closure)
+                sub_env.update({k: v for k, v in env.items() if k not in sub_env})
+                bind_call(fv.node, sub, sub_env, ev, self.ex)
+                Walker(self.ex, self.depth + 1).walk_function(fv, sub_env, called)
+
+
+def walk_calls(node):
+    """Calls in `node`, outermost first, not descending into lambdas."""
+    stack = [node]
+    while stack:
+        n = stack.pop(0)
+        if isinstance(n, ast.Lambda):
+            continue
+        if isinstance(n, ast.Call):
+            yield n
+        stack.extend(ast.iter_child_nodes(n))
+
+
+def all_params(fn):
+    a = fn.args
+    return a.posonlyargs + a.args + a.kwonlyargs
+
+
+def bind_call(fn: ast.FunctionDef, call: ast.Call, env: dict, ev: Evaluator, ex: Extraction) -> None:
+    params = fn.args.posonlyargs + fn.args.args
+    defaults = [None] * (len(params) - len(fn.args.defaults)) + list(fn.args.defaults)
+    kw = {k.arg: k.value for k in call.keywords if k.arg}
+    for i, p in enumerate(params):
+        if p.arg in ex.overrides:
+            env[p.arg] = ex.overrides[p.arg]
+        elif i < len(call.args):
+            env[p.arg] = arg_value(call.args[i], p.arg, ev, call.lineno)
+        elif p.arg in kw:
+            env[p.arg] = arg_value(kw[p.arg], p.arg, ev, call.lineno)
+        elif defaults[i] is not None:
+            env[p.arg] = eval_or_unresolved(ev, defaults[i], p.arg, fn.lineno)
+        else:
+            env[p.arg] = Unresolved(p.arg, call.lineno, f"parameter of {fn.name} not passed at line {call.lineno}")
+    for p, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults):
+        if p.arg in ex.overrides:
+            env[p.arg] = ex.overrides[p.arg]
+        elif p.arg in kw:
+            env[p.arg] = arg_value(kw[p.arg], p.arg, ev, call.lineno)
+        elif d is not None:
+            env[p.arg] = eval_or_unresolved(ev, d, p.arg, fn.lineno)
+        else:
+            env[p.arg] = Unresolved(p.arg, call.lineno, f"parameter of {fn.name} not passed at line {call.lineno}")
+
+
+def arg_value(node, name, ev, line):
+    if isinstance(node, ast.Name) and node.id in ev.env and not isinstance(ev.env[node.id], Imported):
+        v = ev.env[node.id]
+        if isinstance(v, Unresolved):
+            return Unresolved(name, line, f"argument {node.id}", v)
+        return v
+    if is_layout_expr(node):
+        return LayoutExpr(node, line)
+    return eval_or_unresolved(ev, node, name, line)
+
+
+def bind_buffer_params(fn: ast.FunctionDef, env: dict, ex: Extraction, ev: Evaluator) -> None:
+    """Kernel parameters annotated T.Buffer(shape, dtype[, layout=]) are global buffers."""
+    for p in all_params(fn):
+        ann = p.annotation
+        if isinstance(ann, ast.Call) and (getattr(ann.func, "attr", None) == "Buffer" or
+                                          getattr(ann.func, "id", None) == "Buffer"):
+            got = allocators.global_buffer(p.arg, ann, env, Evaluator(env), ex, p.lineno)
+            env[p.arg] = got
+
+
+INTERESTING = allocators.ALLOCATOR_NAMES | op_sites.OP_NAMES | {"view", "commit", "dealloc", "alloc"}
+
+
+def contains_interesting(fn) -> bool:
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Call):
+            f = n.func
+            if isinstance(f, ast.Attribute) and f.attr in INTERESTING:
+                return True
+            if isinstance(f, ast.Name) and f.id in INTERESTING:
+                return True
+            if isinstance(f, ast.Subscript) and "ptx" in ast.unparse(f):
+                return True
+            if isinstance(f, ast.Attribute) and ".ptx." in ast.unparse(f) + ".":
+                return True
+    return False

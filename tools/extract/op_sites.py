@@ -1,0 +1,220 @@
+"""Ops in TIRx kernel source and the model ops they become (docs/model-format.md, "Ops").
+
+    in the kernel                                  model op
+    ---------------------------------------------  ------------------------------------------
+    Tx[.wg|.warp].copy_async(dst, src, ...)        copy_async {dst, src, dispatch}
+    Tx[.wg|.warp].copy(dst, src, ...)              copy {dst, src, dispatch}
+    Tx[.warp].gemm_async(D, A, B, accum=, ...)     gemm_async {d, a, b, accumulate, cta_group}
+    <tmem pool>.commit() / .dealloc()              tcgen05.alloc / tcgen05.dealloc {cols, warps}
+    T.ptx... tcgen05.mma/ld/st/cp/alloc/dealloc,   listed as undecided: their operands (shared-
+      cp.async.bulk.tensor, wgmma, ldmatrix,         memory descriptors, tensor maps, TMEM
+      stmatrix, mma                                   addresses) are runtime values
+
+A region argument `buf[i, lo:hi, :]` is written as the model's REGION text when every index
+is determined; an index that depends on a loop variable, a thread or block index, or any
+other Unresolved name leaves the op undecided, listed with that name (`--param NAME=VALUE`
+pins one, e.g. a loop variable, to take one iteration).  Copies that warps execute
+(dispatch tcgen05, ldstmatrix, thread) need the issuing warps, which TIRx kernels choose
+with runtime thread-index branches: they stay undecided unless the kernel names them.
+"""
+from __future__ import annotations
+
+import ast
+
+from corpus_notation import dotted, strip_builder
+from kernel_env import BufferRef, ConvertError, Pool, Unresolved, UnresolvedError
+
+TILE_OPS = {"copy_async", "copy", "gemm_async"}
+PTX_DATA = ("tcgen05.mma", "tcgen05.ld", "tcgen05.st", "tcgen05.cp", "tcgen05.alloc", "tcgen05.dealloc",
+            "cp.async.bulk.tensor", "cp_async_bulk_tensor", "wgmma.mma_async", "ldmatrix", "stmatrix",
+            "mma.sync")
+OP_NAMES = TILE_OPS | {"commit"}
+KNOWN_COPY_KW = {"dispatch", "cta_group"}
+KNOWN_GEMM_KW = {"dispatch", "cta_group", "accum"}
+
+
+def _ptx_text(call: ast.Call, env: dict | None = None) -> str | None:
+    f = call.func
+    if isinstance(f, ast.Subscript) and (dotted(f.value) or "").split(".")[-1] == "ptx":
+        if isinstance(f.slice, ast.Constant) and isinstance(f.slice.value, str):
+            return f.slice.value
+        v = env.get(f.slice.id) if env is not None and isinstance(f.slice, ast.Name) else None
+        return v if isinstance(v, str) else f"ptx[{ast.unparse(f.slice)}]"
+    d = dotted(f)
+    if d and ".ptx." in "." + d + ".":
+        text = d.split("ptx.", 1)[1]
+        return text.replace("async_", "async").replace("__", ".").replace("_", ".")
+    return None
+
+
+def _tile_kind(call: ast.Call) -> str | None:
+    d = dotted(call.func)
+    if not d:
+        return None
+    parts = strip_builder(d).split(".")
+    if parts[-1] in TILE_OPS and (len(parts) == 1 or parts[0] in ("wg", "warp", "cta", "thread", "Tx", "T")):
+        if parts[-1] == "copy" and len(parts) == 1 and d.split(".")[0] not in ("Tx", "T"):
+            return None
+        return parts[-1]
+    return None
+
+
+def is_op(call: ast.Call, env: dict | None = None) -> bool:
+    if _tile_kind(call):
+        return True
+    if isinstance(call.func, ast.Attribute) and call.func.attr in ("commit", "dealloc"):
+        return True
+    t = _ptx_text(call, env)
+    return t is not None and any(k in t for k in PTX_DATA)
+
+
+def region(node, env, ev) -> tuple[str, BufferRef]:
+    """REGION text of a buffer argument: NAME or NAME[i, lo:hi, :]."""
+    base = node.value if isinstance(node, ast.Subscript) else node
+    if not isinstance(base, ast.Name):
+        raise ConvertError(f"{ast.unparse(node)!r} is not a buffer region")
+    b = env.get(base.id)
+    if isinstance(b, Unresolved):
+        raise UnresolvedError(b)
+    if not isinstance(b, BufferRef):
+        raise ConvertError(f"{base.id!r} is not a buffer the extraction modelled (no layout, or not allocated "
+                           "in this file)")
+    if not isinstance(node, ast.Subscript):
+        return b.name, b
+    idx = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    if len(idx) != len(b.shape):
+        raise ConvertError(f"{ast.unparse(node)!r} indexes {len(idx)} dimensions of a {len(b.shape)}-D buffer")
+    out = []
+    for d, ix in enumerate(idx):
+        if isinstance(ix, ast.Slice):
+            if ix.step is not None:
+                raise ConvertError("a strided slice is not a model region")
+            lo = ev.as_int(ix.lower) if ix.lower is not None else 0
+            hi = ev.as_int(ix.upper) if ix.upper is not None else b.shape[d]
+            out.append(":" if (lo, hi) == (0, b.shape[d]) else f"{lo}:{hi}")
+        else:
+            out.append(str(ev.as_int(ix)))
+    return f"{b.name}[{', '.join(out)}]", b
+
+
+def default_dispatch(dst: BufferRef, src: BufferRef) -> str | None:
+    pair = (src.scope, dst.scope)
+    shared = ("shared", "shared.dyn")
+    if (pair[0] == "global" and pair[1] in shared) or (pair[0] in shared and pair[1] == "global"):
+        return "tma"
+    if "tmem" in pair and "local" in pair:
+        return "tcgen05"
+    if pair[0] in shared and pair[1] == "tmem":
+        return "tcgen05.cp"
+    return None
+
+
+def record(call: ast.Call, env, ev, ex, line: int, cond) -> None:
+    kind = _tile_kind(call)
+    try:
+        if kind in ("copy_async", "copy"):
+            op = _copy(call, kind, env, ev, ex, line)
+        elif kind == "gemm_async":
+            op = _gemm(call, env, ev, ex, line)
+        elif isinstance(call.func, ast.Attribute) and call.func.attr in ("commit", "dealloc"):
+            op = _tmem_pool_op(call, env, ev, ex, line)
+            if op is None:
+                return
+        else:
+            text = _ptx_text(call, env) or ast.unparse(call.func)
+            ex.block(f"op {text} at line {line}", line, None,
+                     "instruction-level op: its operands (shared-memory descriptors, tensor maps, TMEM "
+                     "addresses) are runtime values the source does not fix; not extracted")
+            return
+    except UnresolvedError as e:
+        ex.block(f"op {kind or 'tcgen05'} at line {line}", line, e.item)
+        return
+    except (ConvertError, ArithmeticError, TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
+        ex.block(f"op {kind or 'tcgen05'} at line {line}", line, None, f"not extracted: {e}")
+        return
+    op["name"] = ex.unique(f"{op['kind'].replace('.', '_')}@{line}")
+    if cond is not None:
+        op["notes"] = f"issued under the condition at line {cond.line} ({cond.reason})"
+    op["origin"] = ex.origin(line, call)
+    ordered = {"name": op.pop("name"), "kind": op.pop("kind")}
+    ordered.update(op)
+    ex.ops.append(ordered)
+
+
+def _kwargs(call, ev, known: set, line) -> dict:
+    out = {}
+    for k in call.keywords:
+        if k.arg is None:  # **cfg: a dictionary of options
+            d = ev.value(k.value)
+            if not isinstance(d, dict):
+                raise ConvertError(f"**{ast.unparse(k.value)} is not a dictionary")
+            for kk, vv in d.items():
+                out[kk] = vv
+        else:
+            out[k.arg] = ev.value(k.value)
+    extra = sorted(set(out) - known)
+    if extra:
+        raise ConvertError(f"option(s) {', '.join(extra)} not modelled by the model format")
+    return out
+
+
+def _copy(call, kind, env, ev, ex, line) -> dict:
+    if len(call.args) < 2:
+        raise ConvertError(f"{kind} needs dst and src")
+    dst, db = region(call.args[0], env, ev)
+    src, sb = region(call.args[1], env, ev)
+    kw = _kwargs(call, ev, KNOWN_COPY_KW, line)
+    dispatch = kw.get("dispatch") or default_dispatch(db, sb)
+    if dispatch is None:
+        raise ConvertError(f"no copy dispatch moves {sb.scope} -> {db.scope}")
+    op = {"kind": kind, "dst": dst, "src": src, "dispatch": dispatch}
+    if "cta_group" in kw:
+        op["cta_group"] = kw["cta_group"]
+    if dispatch in ("tcgen05", "ldstmatrix", "thread"):
+        raise ConvertError(f"a {dispatch} copy is executed by warps; the kernel picks them with thread-index "
+                           "branches the source does not decide")
+    return op
+
+
+def _gemm(call, env, ev, ex, line) -> dict:
+    if len(call.args) < 3:
+        raise ConvertError("gemm_async needs D, A and B")
+    d, _ = region(call.args[0], env, ev)
+    a, _ = region(call.args[1], env, ev)
+    b, _ = region(call.args[2], env, ev)
+    kw = _kwargs(call, ev, KNOWN_GEMM_KW, line)
+    op = {"kind": "gemm_async", "d": d, "a": a, "b": b}
+    if "cta_group" in kw:
+        op["cta_group"] = kw["cta_group"]
+    acc = kw.get("accum", False)
+    if not isinstance(acc, (bool, int)):
+        raise ConvertError(f"accum={acc!r} is not a constant")
+    op["accumulate"] = bool(acc)
+    return op
+
+
+def _tmem_pool_op(call, env, ev, ex, line):
+    f = call.func
+    recv = dotted(f.value)
+    pool = env.get(recv) if recv else None
+    if isinstance(pool, Unresolved):
+        raise UnresolvedError(pool)
+    if not isinstance(pool, Pool) or pool.kind != "tmem":
+        return None
+    # TMEMPool's defaults: total_cols=512, cta_group=1, alloc_warp=0, dealloc_warp=alloc_warp
+    # (apache/tvm 5d4dc87 python/tvm/backend/cuda/lang/alloc_pool.py:194-214).
+    cols = pool.args.get("total_cols", 512)
+    if isinstance(cols, Unresolved):
+        raise UnresolvedError(cols)
+    warp = pool.args.get("alloc_warp", 0)
+    if f.attr == "dealloc":
+        warp = pool.args.get("dealloc_warp", warp)
+    if isinstance(warp, Unresolved):
+        raise UnresolvedError(warp)
+    op = {"kind": "tcgen05.alloc" if f.attr == "commit" else "tcgen05.dealloc", "warps": [warp], "cols": cols}
+    cg = pool.args.get("cta_group", 1)
+    if isinstance(cg, Unresolved):
+        raise UnresolvedError(cg)
+    if cg != 1:
+        op["cta_group"] = cg
+    return op

@@ -1,0 +1,168 @@
+// tirx-verify extract KERNEL.py [--param NAME=VALUE ...] [-o model.json] [--allow-unresolved] [--json]
+//
+// Writes a kernel model (format 2, docs/model-format.md) from a TIRx kernel's Python source.
+// The extraction itself is tools/extract/extract.py (Python's own `ast` parses the kernel
+// exactly; docs/extract.md says why it is Python): this command finds python3 (env
+// TIRX_VERIFY_PYTHON, else python3 on PATH) and the tool (under repo_root(): env
+// TIRX_VERIFY_ROOT, else the source directory), passes the arguments through and returns the
+// tool's exit code: 0 complete, 2 bad input (syntax error with FILE:LINE:COL), 3 the model lists
+// unresolved items. No python3, or no tool: exit 2 with a message saying so. The tool's standard
+// output and error are copied to ours (the model, or with --json one JSON document).
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "cli_common.hpp"
+#include "commands.hpp"
+#include "tirx_verify/layout/error.hpp"
+
+extern char** environ;
+
+namespace tirx::cli {
+
+namespace {
+struct Opts {
+  std::string kernel;
+  std::vector<std::string> params;
+  std::string output, kernel_name, function, target, commit, source_path;
+  std::vector<std::string> repos;
+  bool allow_unresolved = false;
+  bool json = false;
+};
+
+bool executable(const std::filesystem::path& p) {
+  struct stat st{};
+  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0;
+}
+
+// The Python interpreter: TIRX_VERIFY_PYTHON (a path), else the first python3 on PATH.
+std::string find_python() {
+  if (const char* p = std::getenv("TIRX_VERIFY_PYTHON"); p && *p) {
+    if (!executable(p))
+      throw InputError("extract.python", fmt::format("TIRX_VERIFY_PYTHON={} is not an executable file", p));
+    return p;
+  }
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "");
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    if (dir.empty()) continue;
+    const auto cand = std::filesystem::path(dir) / "python3";
+    if (executable(cand)) return cand.string();
+  }
+  throw InputError("extract.python",
+                   "python3 was not found on PATH: `tirx-verify extract` runs tools/extract/extract.py with "
+                   "Python 3 (standard library only); install python3 or set TIRX_VERIFY_PYTHON");
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Runs argv with stdout/stderr into temporary files; returns the exit status (or 2 when the
+// child died of a signal, with a message).
+int run_tool(const std::vector<std::string>& argv, std::string& out, std::string& err) {
+  char out_tmpl[] = "/tmp/tirx_extract_out.XXXXXX";
+  char err_tmpl[] = "/tmp/tirx_extract_err.XXXXXX";
+  const int ofd = ::mkstemp(out_tmpl);
+  const int efd = ::mkstemp(err_tmpl);
+  if (ofd < 0 || efd < 0) {
+    if (ofd >= 0) ::close(ofd), ::unlink(out_tmpl);
+    if (efd >= 0) ::close(efd), ::unlink(err_tmpl);
+    throw InputError("extract.python", fmt::format("cannot create a temporary file: {}", std::strerror(errno)));
+  }
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, ofd, 1);
+  posix_spawn_file_actions_adddup2(&fa, efd, 2);
+  std::vector<char*> cargv;
+  for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
+  cargv.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = ::posix_spawn(&pid, argv[0].c_str(), &fa, nullptr, cargv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  ::close(ofd);
+  ::close(efd);
+  int status = 0;
+  if (rc == 0)
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  out = read_all(out_tmpl);
+  err = read_all(err_tmpl);
+  ::unlink(out_tmpl);
+  ::unlink(err_tmpl);
+  if (rc != 0) throw InputError("extract.python", fmt::format("cannot run {}: {}", argv[0], std::strerror(rc)));
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  err += fmt::format("error[extract.python]: the extraction tool was killed by signal {}\n", WTERMSIG(status));
+  return kBadInput;
+}
+}  // namespace
+
+void register_extract(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<Opts>();
+  CLI::App* cmd = app.add_subcommand(
+      "extract", "Write a kernel model (format 2) from a TIRx kernel's Python source (docs/extract.md)");
+  cmd->add_option("kernel", o->kernel, "The kernel's Python source file")->required();
+  cmd->add_option("--param", o->params,
+                  "NAME=VALUE: override a name (module constant, configuration value, kernel parameter, loop "
+                  "variable); repeatable")
+      ->take_all();
+  cmd->add_option("-o,--output", o->output, "Write the model to this file (default: standard output)");
+  cmd->add_option("--kernel-name", o->kernel_name, "The model's kernel name (default: the file's stem)");
+  cmd->add_option("--function", o->function, "Extract only this top-level kernel function");
+  cmd->add_option("--target", o->target, "Machine description written to the model (default sm_100a)");
+  cmd->add_option("--repo", o->repos, "Provenance: OWNER/NAME of the repository (repeatable)")->take_all();
+  cmd->add_option("--commit", o->commit, "Provenance: the 40-digit commit the file was read at");
+  cmd->add_option("--source-path", o->source_path, "Provenance: the file's path in its repository");
+  cmd->add_flag("--allow-unresolved", o->allow_unresolved,
+                "Exit 0 even when items are unresolved (they are still listed in the model)");
+  cmd->add_flag("--json", o->json, "Errors as one JSON document on standard output");
+  cmd->callback([o, &exit_code] {
+    exit_code = guarded(o->json, o->kernel, [&] {
+      const std::string python = find_python();
+      const auto tool = std::filesystem::path(repo_root()) / "tools" / "extract" / "extract.py";
+      if (!std::filesystem::is_regular_file(tool))
+        throw InputError("extract.python", fmt::format("the extraction tool {} is missing (set TIRX_VERIFY_ROOT "
+                                                       "to the repository that has tools/extract)",
+                                                       tool.string()));
+      std::vector<std::string> argv = {python, "-I", tool.string(), o->kernel};
+      for (const auto& p : o->params) argv.insert(argv.end(), {"--param", p});
+      for (const auto& r : o->repos) argv.insert(argv.end(), {"--repo", r});
+      auto opt = [&](const char* flag, const std::string& v) {
+        if (!v.empty()) argv.insert(argv.end(), {flag, v});
+      };
+      opt("-o", o->output);
+      opt("--kernel-name", o->kernel_name);
+      opt("--function", o->function);
+      opt("--target", o->target);
+      opt("--commit", o->commit);
+      opt("--source-path", o->source_path);
+      if (o->allow_unresolved) argv.push_back("--allow-unresolved");
+      if (o->json) argv.push_back("--json");
+      std::string out, err;
+      const int rc = run_tool(argv, out, err);
+      std::cout << out << std::flush;
+      std::cerr << err << std::flush;
+      if (rc == kVerified || rc == kBadInput || rc == kUndecided || rc == 4) return rc;  // 4: extractor bug
+      std::cerr << fmt::format("error[extract.python]: the extraction tool exited with status {}\n", rc);
+      return static_cast<int>(kBadInput);
+    });
+  });
+}
+
+}  // namespace tirx::cli
