@@ -7,10 +7,13 @@
 namespace tirx::render {
 
 namespace {
-// Smallest power of two b with ceil(n / b) <= max.
+// ceil(n / b) for n, b >= 1, without forming n + b - 1 (n may be close to 2^63).
+std::int64_t ceil_div(std::int64_t n, std::int64_t b) { return n / b + (n % b != 0); }
+
+// Smallest power of two b with ceil(n / b) <= max (b <= 2^62: n < 2^63 and max >= 1).
 std::int64_t block_for(std::int64_t n, std::int64_t max) {
   std::int64_t b = 1;
-  while ((n + b - 1) / b > max) b *= 2;
+  while (ceil_div(n, b) > max) b *= 2;
   return b;
 }
 }  // namespace
@@ -22,8 +25,8 @@ void Grid::init(std::int64_t rows, std::int64_t cols, std::int64_t row0, std::in
   rows_ = rows, cols_ = cols, row0_ = row0, col0_ = col0;
   block_rows_ = block_for(rows, max_rows);
   block_cols_ = block_for(cols, max_cols);
-  drawn_rows_ = (rows + block_rows_ - 1) / block_rows_;
-  drawn_cols_ = (cols + block_cols_ - 1) / block_cols_;
+  drawn_rows_ = ceil_div(rows, block_rows_);
+  drawn_cols_ = ceil_div(cols, block_cols_);
   cells_.assign(static_cast<std::size_t>(drawn_rows_ * drawn_cols_), Cell{});
 }
 
