@@ -21,6 +21,11 @@ $tv check 'sf_tmem_layout(128, 8, 8)' --scope tmem --dtype uint8 --render "$tmp/
     >/dev/null || [ $? -eq 1 ]
 $tv check 'S[(32,64):(64,1)]' --scope shared --dtype float16 --access 'S[(32,64):(1@laneid,1)]' --access-bytes 16 \
     --render "$tmp/bank_conflict_16B_rows.svg" >/dev/null || [ $? -eq 1 ]
+# The HTML report of one corpus kernel with a known finding (its top 1,500 px).
+$tv run models/kernels/paged_mqa_logits_fp4.json --baseline models/baseline.json --html "$tmp/report.html" >/dev/null
+chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$tmp/profile" \
+    --window-size=1400,1500 --screenshot="$out/report_paged_mqa_logits_fp4.png" "file://$tmp/report.html" >/dev/null 2>&1
+echo "render_doc_images: $out/report_paged_mqa_logits_fp4.png (1400,1500 px)"
 # The injectivity picture is 3,900 px tall (128 lanes, 3 labels a cell): its image keeps the top
 # 1,300 px (the message, the witness cell in lane 0, the first replica copies in lane 32).
 for svg in "$tmp"/*.svg; do

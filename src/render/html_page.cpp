@@ -179,7 +179,7 @@ std::string html_report(const std::vector<kernel::KernelReport>& ks, const std::
         pugi::xml_node d = el(f, "details");
         d.append_attribute("open") = "open";
         el(d, "summary", "witness");
-        el(d, "pre", it.witness.dump(1));
+        el(d, "pre", it.witness.dump());
       }
       const kernel::BufferReport* br = nullptr;
       const prove::CheckResult* r = result_of(k, it, &br);

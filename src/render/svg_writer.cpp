@@ -77,7 +77,8 @@ pugi::xml_node append_svg(pugi::xml_node parent, const Grid& g) {
   std::size_t row_chars = g.row_axis.size();
   for (std::int64_t r = 0; r < g.drawn_rows(); ++r)
     row_chars = std::max(row_chars, g.row_name(g.row0() + r * g.block_rows()).size());
-  const double left = 12 + row_chars * kCharWidth;
+  const std::string row_axis_text = g.row_axis + (g.block_rows() > 1 ? fmt::format(" (x{})", g.block_rows()) : "");
+  const double left = 12 + std::max(row_chars, row_axis_text.size() + 1) * kCharWidth;
   const double sub = g.subtitle.empty() ? 0 : 16;  // the subtitle's line
   const double top = 52 + sub;
   const double gw = cw * g.drawn_cols(), gh = ch * g.drawn_rows();
@@ -88,7 +89,8 @@ pugi::xml_node append_svg(pugi::xml_node parent, const Grid& g) {
   for (const Band& b : g.col_bands)
     if (b.kind == Band::kShade && !b.label.empty())
       notes.push_back(fmt::format("hatched columns {}..{}: {}", b.begin, b.end - 1, b.label));
-  const double notes_h = 8 + notes.size() * 15.0;
+  const double legend_h = g.legend.empty() ? 0 : 22;
+  const double notes_h = 8 + notes.size() * 15.0 + legend_h;
   double width = left + gw + right;
   for (const auto& n : notes) width = std::max(width, 24 + n.size() * kCharWidth);
   width = std::max(width, 16 + g.title.size() * 7.4);
@@ -126,7 +128,7 @@ pugi::xml_node append_svg(pugi::xml_node parent, const Grid& g) {
   text(svg, 8, 18, g.title, "h");
   if (!g.subtitle.empty()) text(svg, 8, 34, g.subtitle, "s");
   text(svg, left, 34 + sub, g.col_axis + (g.block_cols() > 1 ? fmt::format(" (blocks of {})", g.block_cols()) : ""), "ax");
-  text(svg, 4, 34 + sub, g.row_axis + (g.block_rows() > 1 ? fmt::format(" (x{})", g.block_rows()) : ""), "ax");
+  text(svg, 4, 34 + sub, row_axis_text, "ax");
   // Column and row numbers.
   const std::int64_t cs = label_step(cw, 10 + 6.6 * std::to_string(g.col0() + g.cols()).size());
   for (std::int64_t c = 0; c < g.drawn_cols(); c += cs)
@@ -203,8 +205,20 @@ pugi::xml_node append_svg(pugi::xml_node parent, const Grid& g) {
   pugi::xml_node frame = rect(svg, left, top, gw, gh);
   frame.append_attribute("fill") = "none";
   frame.append_attribute("stroke") = "#222";
-  // ---- notes ----
+  // ---- notes and the colour legend ----
   for (std::size_t i = 0; i < notes.size(); ++i) text(svg, 8, top + gh + 20 + 15.0 * i, notes[i], "n");
+  double lx = 8;
+  const double ly = top + gh + 12 + 15.0 * notes.size();
+  for (const auto& [owner, name] : g.legend) {
+    pugi::xml_node sw = rect(svg, lx, ly, 14, 14);
+    sw.append_attribute("fill") = std::string(owner_fill(owner)).c_str();
+    sw.append_attribute("stroke") = "#666";
+    text(svg, lx + 18, ly + 11, name, "n");
+    lx += 30 + name.size() * kCharWidth;
+  }
+  width = std::max(width, lx + 8);
+  svg.attribute("width") = num(width).c_str();
+  svg.attribute("viewBox") = fmt::format("0 0 {} {}", num(width), num(height)).c_str();
   return svg;
 }
 

@@ -195,6 +195,35 @@ std::string ViewContext::owner_name() const {
   }
 }
 
+std::string ViewContext::owner_label(int o) const {
+  switch (color_) {
+    case ColorBy::kThread: return fmt::format("thread {}", o);
+    case ColorBy::kWarp: return fmt::format("warp {}", o);
+    case ColorBy::kLaneBlock: return fmt::format("lane block {}", o);
+    case ColorBy::kChunk: return fmt::format("chunk {} (banks {}..{})", o, 4 * o, 4 * o + 3);
+    case ColorBy::kRow: return fmt::format("row {}", o);
+    case ColorBy::kOuter: return fmt::format("first coordinate {}", o);
+    case ColorBy::kVector: {
+      const std::int64_t per = 128 / (bits > 0 && bits <= 128 ? bits : 32);
+      return fmt::format("vector {} (columns {}..{})", o, o * per, o * per + per - 1);
+    }
+    default: return "";
+  }
+}
+
+void ViewContext::fill_legend(Grid& g) const {
+  if (color_ == ColorBy::kNone) return;
+  std::set<int> owners;
+  for (std::int64_t r = 0; r < g.drawn_rows(); ++r)
+    for (std::int64_t c = 0; c < g.drawn_cols(); ++c) {
+      const Cell& cell = g.drawn(r, c);
+      if (cell.entries == 0 || cell.owner < 0) continue;
+      owners.insert(cell.owner);
+      if (owners.size() > kMaxLegend || cell.mixed_owner) return;  // too many, or hidden inside blocks
+    }
+  for (int o : owners) g.legend.emplace_back(o, owner_label(o));
+}
+
 std::string ViewContext::image_label(const Point& c) const {
   std::string s;
   for (Axis a : axes_) s += fmt::format("{}{}{}", s.empty() ? "" : " ", short_name(a.id()), c[a.id()]);

@@ -46,6 +46,9 @@ class ViewContext {
   unsigned point_flags(std::int64_t flat, std::int64_t rep, const Point& c) const;
   int owner(std::int64_t flat, const Point& c) const;
   std::string owner_name() const;  // what the colours mean, "" for none
+  std::string owner_label(int owner) const;  // one owner's name for the legend ("thread 37", "a = 1")
+  // The legend of a finished grid: every owner's name when there are at most kMaxLegend.
+  void fill_legend(Grid& g) const;
   std::string image_label(const Point& c) const;              // "w5 l0 m0"
   std::string logical_label(std::int64_t flat, std::int64_t rep) const;  // "3,5" or "3,5 r1"
   std::string abbreviations() const;  // "w = warpid, l = laneid, m = m"

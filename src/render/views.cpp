@@ -323,6 +323,8 @@ Grid build_view_with(const ViewContext& x) {
     default: g = logical_view(x); break;
   }
   if (!g.owner_kind.empty()) g.notes.push_back("colours: " + g.owner_kind);
+  x.fill_legend(g);
+  if (!x.opt.marks.empty()) g.notes.push_back("blue outline: the elements --mark names");
   if (g.aggregated())
     g.notes.push_back(fmt::format("{} x {} cells drawn as blocks of {} x {} (hover a block for its contents)", g.rows(),
                                   g.cols(), g.block_rows(), g.block_cols()));

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tirx::render {
@@ -36,6 +37,8 @@ enum CellFlag : unsigned {
 
 // Most labels a cell keeps (the SVG shows them, the hover title lists them).
 inline constexpr std::size_t kMaxLabels = 3;
+// Most owners a legend lists (one palette's worth: past it colours repeat).
+inline constexpr std::size_t kMaxLegend = 12;
 
 struct Cell {
   std::int64_t entries = 0;  // points placed in the cell (or block)
@@ -62,6 +65,8 @@ class Grid {
   std::string row_axis, col_axis;  // "TLane", "TCol (elements)", "thread", ...
   std::string owner_kind;       // what the colours mean ("thread", "logical row", ...)
   std::vector<std::string> notes;  // legend lines under the picture
+  // Colour swatches: (owner, its name), when the picture has at most kMaxLegend owners.
+  std::vector<std::pair<int, std::string>> legend;
   std::vector<Band> row_bands, col_bands;
   // Names of the full-resolution rows when they are not numbers (a bank-conflict picture's rows
   // are the 128-byte lines the warp touches); empty: rows are numbered from row0.
