@@ -15,11 +15,27 @@ namespace tirx::render {
 
 namespace {
 
-// An {"flat": F, "replica": R} object of a witness (point_json), if it is one.
-std::optional<std::pair<std::int64_t, std::int64_t>> point_of(const nlohmann::json& j) {
-  if (!j.is_object() || !j.contains("flat") || !j["flat"].is_number_integer()) return std::nullopt;
-  const std::int64_t rep = j.contains("replica") && j["replica"].is_number_integer() ? j["replica"].get<std::int64_t>() : -1;
-  return std::make_pair(j["flat"].get<std::int64_t>(), rep);
+// A witness's element as (flat, replica; -1 = every copy): an {"flat": F, "replica": R} object
+// (prove's point_json), or a logical coordinate [i, j, ...] (the kernel checks' "element"),
+// flattened row-major over the shape. nullopt when it is neither or lies outside the layout.
+std::optional<std::pair<std::int64_t, std::int64_t>> point_of(const nlohmann::json& j, const prove::CheckInput& in) {
+  if (j.is_object() && j.contains("flat") && j["flat"].is_number_integer()) {
+    const std::int64_t rep =
+        j.contains("replica") && j["replica"].is_number_integer() ? j["replica"].get<std::int64_t>() : -1;
+    return std::make_pair(j["flat"].get<std::int64_t>(), rep);
+  }
+  if (!j.is_array() || j.empty()) return std::nullopt;
+  const std::vector<std::int64_t> shape = in.shape ? *in.shape : std::vector<std::int64_t>{in.layout.size()};
+  if (j.size() != shape.size()) return std::nullopt;
+  std::int64_t flat = 0;
+  for (std::size_t d = 0; d < shape.size(); ++d) {
+    if (!j[d].is_number_integer()) return std::nullopt;
+    const std::int64_t v = j[d].get<std::int64_t>();
+    if (v < 0 || v >= shape[d] || __builtin_mul_overflow(flat, shape[d], &flat) || __builtin_add_overflow(flat, v, &flat))
+      return std::nullopt;
+  }
+  if (flat >= in.layout.size()) return std::nullopt;
+  return std::make_pair(flat, std::int64_t{-1});
 }
 
 // smem.bank-conflicts: the witness's 32 thread addresses (bytes) of one instruction, each
@@ -81,17 +97,22 @@ Grid build_finding(const prove::CheckInput& in, const prove::CheckResult& r, con
     g = bank_grid(in, r, opt);
   } else {
     std::vector<std::pair<std::int64_t, std::int64_t>> pts;
-    if (r.witness.is_object())
+    if (r.witness.is_object()) {
       for (const char* key : {"a", "b", "element"})
         if (r.witness.contains(key))
-          if (auto p = point_of(r.witness[key])) pts.push_back(*p);
+          if (auto p = point_of(r.witness[key], in)) pts.push_back(*p);
+      // A kernel check names the op's element that writes or reads the buffer.
+      for (const char* key : {"writer", "reader"})
+        if (r.witness.contains(key) && r.witness[key].is_object() && r.witness[key].contains("element"))
+          if (auto p = point_of(r.witness[key]["element"], in)) pts.push_back(*p);
+    }
     const View v = opt.view == View::kAuto ? default_view(in) : opt.view;
     const ViewContext x(in, opt, v, pts);
     g = build_view_with(x);
     if (!pts.empty())
       g.notes.insert(g.notes.begin(), "red outline: the element(s) the witness names");
     if (r.witness.is_object() && r.witness.contains("cell"))
-      g.notes.insert(g.notes.begin(), "shared cell: " + r.witness["cell"].dump());
+      g.notes.insert(g.notes.begin(), "witness cell: " + r.witness["cell"].dump());
   }
   g.subtitle = fmt::format("{} [{}]: {}", r.id, prove::status_name(r.status), r.message);
   g.notes.insert(g.notes.begin(), g.subtitle);

@@ -183,8 +183,19 @@ std::string html_report(const std::vector<kernel::KernelReport>& ks, const std::
       }
       const kernel::BufferReport* br = nullptr;
       const prove::CheckResult* r = result_of(k, it, &br);
+      prove::CheckResult kernel_result;  // a kernel check about a buffer: drawn on that buffer
+      if (!r && it.subject_kind == "buffer" && it.status == prove::Status::kFail)
+        for (const auto& b : k.buffers)
+          if (b.buffer && b.buffer->name == it.subject && !b.error) {
+            br = &b;
+            kernel_result.id = it.check;
+            kernel_result.status = it.status;
+            kernel_result.message = it.message;
+            kernel_result.witness = it.witness;
+            r = &kernel_result;
+          }
       if (!r) {
-        el(f, "p", "(kernel-check findings are not drawn yet: the witness above says where)");
+        el(f, "p", "(findings about an op or the kernel are not drawn yet: the witness above says where)");
         continue;
       }
       if (pictures >= opt.max_pictures) {

@@ -8,14 +8,16 @@
 //                results by check id
 //   per kernel   its file and target; its buffers (name, scope, shape, dtype, layout, verdict);
 //                its ops (name, kind, reads, writes) when the model has them; each failed item
-//                (new and known) with its message, fix, witness (JSON) and — for a buffer's
-//                layout check — its picture inline (render/views.hpp build_finding, as SVG)
+//                (new and known) with its message, fix, witness (JSON) and — for a finding about
+//                a buffer (its layout checks, and kernel checks such as kernel.coverage, whose
+//                witness's writer/reader element is marked) — its picture inline
+//                (render/views.hpp build_finding, as SVG)
 //
 // Bounds: a picture is at most HtmlOptions::picture_cells per side (blocks past that, grid.hpp);
 // at most max_pictures pictures per page (later findings say "picture limit reached"). With the
 // defaults (48, 64) the pictures take at most 64 x 48 x 48 cells, ~30 MB in the worst case; the
-// bundled corpus gives ~1 MB (docs/render.md). Kernel-check findings (ops) show their witness
-// only: pictures of ops are not drawn yet.
+// bundled corpus gives ~3 MB (docs/render.md). Findings about an op or the kernel show their
+// witness only: pictures of ops are not drawn yet.
 #pragma once
 
 #include <cstdint>

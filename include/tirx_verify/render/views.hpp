@@ -96,7 +96,8 @@ Grid build_view(const prove::CheckInput& in, const RenderOptions& opt);
 //   layout.bounds      same: the element outside its range, the range's end shaded
 //   smem.bank-conflicts  the worst instruction's 32 thread addresses on the 128-byte lines x 32
 //                      banks grid, the colliding threads marked and the bank column shaded
-//   other checks       the scope's default view, the witness "element" (if any) marked
+//   other checks       the scope's default view, the witness's "element" (a point object or a
+//                      logical coordinate) and a kernel check's "writer"/"reader" element marked
 // Throws as build_view.
 Grid build_finding(const prove::CheckInput& in, const prove::CheckResult& r, const RenderOptions& opt);
 
