@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 
 #include "tirx_verify/hw/target.hpp"
 #include "tirx_verify/layout/error.hpp"
@@ -159,6 +160,52 @@ TEST(RenderViews, CollidingElementsAreMarkedAndTheWitnessCellIsNamed) {
   EXPECT_TRUE(f.drawn(lane, col).flags & kCollision);
   ASSERT_FALSE(f.notes.empty());
   EXPECT_NE(f.notes[0].find("layout.injective"), std::string::npos);
+}
+
+// smem.bank-conflicts: rows 128 bytes apart, 16-byte accesses: the witness's 32 addresses are
+// drawn on their lines and banks, the worst phase's threads marked, the bank shaded.
+TEST(RenderViews, BankConflictFindingDrawsTheWitnessThreadsOnTheirBanks) {
+  auto in = input("S[(32,64):(64,1)]", {{32, 64}}, prove::Scope::kShared, 16);
+  in.dtype = "float16";
+  in.access = parse_layout("S[(32,64):(1@laneid,1)]", {});
+  in.access_bytes = 16;
+  const auto results = prove::run_all(in);
+  const auto it = std::find_if(results.begin(), results.end(), [](const auto& r) { return r.id == "smem.bank-conflicts"; });
+  ASSERT_NE(it, results.end());
+  ASSERT_EQ(it->status, prove::Status::kFail);
+  const Grid g = build_finding(in, *it, view(View::kAuto));
+  const auto& addr = it->witness["addresses"];
+  ASSERT_EQ(addr.size(), 32u);
+  std::set<std::int64_t> lines;
+  for (const auto& a : addr) lines.insert(a.get<std::int64_t>() / 128);
+  ASSERT_EQ(g.rows(), static_cast<std::int64_t>(lines.size()));
+  ASSERT_EQ(g.cols(), target().banks);
+  for (const auto& t : it->witness["threads"]) {
+    const std::int64_t a = addr[t.get<std::size_t>()].get<std::int64_t>();
+    const auto row = std::distance(lines.begin(), lines.find(a / 128));
+    const Cell& c = g.drawn(row, (a / target().bank_bytes) % target().banks);
+    EXPECT_TRUE(c.flags & kFinding);
+    EXPECT_TRUE(has_label(c, "t" + std::to_string(t.get<int>())));
+  }
+  const std::int64_t bank = it->witness["bank"];
+  bool shaded = false;
+  for (const Band& b : g.col_bands) shaded = shaded || (b.kind == Band::kShade && b.begin == bank && b.end == bank + 1);
+  EXPECT_TRUE(shaded);
+}
+
+// A kernel check's witness names the op's element as a logical coordinate ("writer": {"element"}).
+TEST(RenderViews, KernelWitnessElementIsMarkedOnTheBuffer) {
+  const auto in = input("S[(128,384):(1@TLane,1@TCol)]", {{128, 384}}, prove::Scope::kTmem, 32);
+  prove::CheckResult r;
+  r.id = "kernel.coverage";
+  r.status = prove::Status::kFail;
+  r.witness = {{"writer", {{"element", {3, 64}}, {"op", "mma"}}}};
+  const Grid g = build_finding(in, r, view(View::kAuto));
+  EXPECT_TRUE(g.drawn(3, 64).flags & kFinding);
+  EXPECT_FALSE(g.drawn(3, 65).flags & kFinding);
+  r.witness = {{"writer", {{"element", {3, 999}}}}};  // outside the shape: nothing marked, no throw
+  const Grid h = build_finding(in, r, view(View::kAuto));
+  EXPECT_FALSE(h.drawn(3, 64).flags & kFinding);
 }
 
 TEST(RenderViews, ColumnsPastTheAllocationAreOutOfBounds) {
