@@ -246,6 +246,16 @@ std::string ViewContext::abbreviations() const {
 
 std::string ViewContext::title_text() const { return in.text.empty() ? print_text(in.layout) : in.text; }
 
+MemoryCharge ViewContext::charge_picture(std::int64_t rows, std::int64_t cols, int slots) const {
+  constexpr std::int64_t kBytesPerDrawnCell = 200;
+  const std::int64_t drawn = std::min(rows, opt.max_rows) * std::min(cols, opt.max_cols);
+  std::int64_t bytes = drawn * kBytesPerDrawnCell;
+  if (slots > 0 && rows <= Occupancy::kMaxOccupancy && cols <= Occupancy::kMaxOccupancy &&
+      rows * cols <= Occupancy::kMaxOccupancy / slots)
+    bytes += rows * cols * slots * static_cast<std::int64_t>(sizeof(std::int64_t));
+  return charge(in.limits.budget, bytes, "the picture's grid");
+}
+
 std::int64_t ViewContext::banks() const { return in.target && in.target->banks > 0 ? in.target->banks : 32; }
 std::int64_t ViewContext::bank_bytes() const {
   return in.target && in.target->bank_bytes > 0 ? in.target->bank_bytes : 4;

@@ -128,6 +128,7 @@ Grid logical_view(const ViewContext& x) {
                         shape_text(x.shape));
   g.row_axis = x.shape.size() > 1 ? "row" : "-";
   g.col_axis = "col";
+  const MemoryCharge held = x.charge_picture(x.in.layout.size() / x.last, x.last, 0);
   g.init(x.in.layout.size() / x.last, x.last, 0, 0, x.opt.max_rows, x.opt.max_cols);
   g.owner_kind = x.owner_name();
   x.sweep([&](std::int64_t flat, std::int64_t rep, const Point& c) {
@@ -166,6 +167,7 @@ Grid tmem_view(const ViewContext& x) {
                         x.in.alloc_cols ? " allocated" : "");
   g.row_axis = "TLane";
   g.col_axis = per_col > 1 ? fmt::format("TCol (elements, {} per 32-bit column)", per_col) : "TCol";
+  const MemoryCharge held = x.charge_picture(extent(lmin, lmax), extent(cmin, cmax), 1);
   g.init(extent(lmin, lmax), extent(cmin, cmax), lmin, cmin, x.opt.max_rows, x.opt.max_cols);
   g.owner_kind = x.owner_name();
   Occupancy occ(g, 1);
@@ -230,6 +232,7 @@ Grid smem_view(const ViewContext& x) {
                         bank_bytes, x.in.dtype.empty() ? fmt::format("{}-bit elements", x.bits) : x.in.dtype);
   g.row_axis = fmt::format("line ({} B)", line);
   g.col_axis = "bank";
+  const MemoryCharge held = x.charge_picture(extent(rmin, rmax), banks, slots);
   g.init(extent(rmin, rmax), banks, rmin, 0, x.opt.max_rows, x.opt.max_cols);
   g.owner_kind = x.owner_name();
   Occupancy occ(g, slots);
@@ -285,6 +288,7 @@ Grid threads_view(const ViewContext& x) {
   g.title = fmt::format("{}  (threads view: thread x register slot)", x.title_text());
   g.row_axis = "thread";
   g.col_axis = per_reg > 1 ? fmt::format("slot m ({} per 32-bit register)", per_reg) : "slot m";
+  const MemoryCharge held = x.charge_picture(extent(tmin, tmax), extent(smin, smax), 1);
   g.init(extent(tmin, tmax), extent(smin, smax), tmin, smin, x.opt.max_rows, x.opt.max_cols);
   g.owner_kind = x.owner_name();
   Occupancy occ(g, 1);
