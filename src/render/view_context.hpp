@@ -58,7 +58,7 @@ class ViewContext {
   std::int64_t elems_per_tmem_col() const { return bits > 0 && bits < 32 ? 32 / bits : 1; }
   std::int64_t banks() const;
   std::int64_t bank_bytes() const;
-  // Charges the picture's memory to in.limits.budget before the grid is made: ~200 bytes a drawn
+  // Charges the picture's memory to in.limits.budget before the grid is made: ~1.5 KB a drawn
   // cell (labels included) for at most opt.max_rows x opt.max_cols cells, 8 bytes an occupancy
   // entry when Occupancy would be enabled for a rows x cols grid of `slots` slots (0: the view
   // keeps none). Throws
