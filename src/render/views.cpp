@@ -137,7 +137,7 @@ Grid logical_view(const ViewContext& x) {
   });
   g.notes.push_back("each cell is one logical element; it lists its physical image(s): " + x.abbreviations());
   if (x.in.layout.tile().replica_count() > 1)
-    g.notes.push_back(fmt::format("each element has {} copies (replica iters); a '+' label (dashed outline) is a "
+    g.notes.push_back(fmt::format("each element has {} copies (replica iters); a label starting with '+' is a "
                                   "replica copy",
                                   x.in.layout.tile().replica_count()));
   return g;
