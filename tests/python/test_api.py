@@ -144,6 +144,10 @@ def test_kernel_model():
     with open(path) as f:
         doc = json.load(f)
     assert tv.check_kernel(doc).ok
+    broken = tv.check_kernel(os.path.join(ROOT, "models", "kernels", "fp8_blockwise_gemm.json"))
+    assert not broken.ok  # its known findings (models/baseline.json): a report without the baseline fails
+    assert broken.findings and all(f["status"] in ("fail", "undecided") for f in broken.findings)
+    assert {"kernel", "check", "subject"} <= set(broken.findings[0])
     doc["buffers"][0]["scope"] = "sharedd"
     with pytest.raises(tv.InputError) as e:
         tv.load_kernel(doc)
