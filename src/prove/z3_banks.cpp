@@ -230,7 +230,48 @@ SymbolicVerdict z3_layout(const hw::Target& tg, const SymbolicAccess& in, const 
                                 w, pm.phase_threads);
       return out;
     }
-    // 3. Merged phases: a clash there counts only where the shortcut holds for its instruction.
+    // 3. Merged phases: a clash there counts only where the shortcut holds for its instruction:
+    //    for one k, every active pair (r, s = r ^ k) of that instruction on one address. First
+    //    as one quantified query (the pair's digits universally quantified, Z3's quantified
+    //    bit-vector solver), then, if that is unknown, instruction by instruction.
+    const Access r = make_access(t, in, "r_"), sq = make_access(t, in, "s_");
+    auto narrow = [](const z3::expr& v) {
+      return v.is_app() && v.decl().decl_kind() == Z3_OP_ZERO_EXT ? v.arg(0) : v;
+    };
+    {
+      z3::expr_vector bound(ctx);
+      for (const Access* a : {&r, &sq})
+        for (const auto& v : a->point.vars) bound.push_back(narrow(v));
+      z3::expr_vector domain(ctx);
+      for (const Access* a : {&r, &sq})
+        for (const auto& c : a->point.constraints) domain.push_back(c);
+      z3::expr_vector holds(ctx);
+      for (int k : pm.pair_masks) {
+        const z3::expr pair = z3::mk_and(domain) && z3::sge(r.thread, zero) && z3::sge(r.slot, zero) &&
+                              z3::sge(sq.thread, zero) && z3::sge(sq.slot, zero) && r.sub == zero && sq.sub == zero &&
+                              r.warp == p.warp && sq.warp == p.warp && r.instr == p.instr && sq.instr == p.instr &&
+                              sq.lane == (r.lane ^ t.num(k));
+        holds.push_back(bound.empty() ? z3::implies(pair, r.addr == sq.addr)
+                                      : z3::forall(bound, z3::implies(pair, r.addr == sq.addr)));
+      }
+      z3::solver s = z3::solver(ctx, "BV");
+      s.add(base);
+      s.add(clash && same_phase(pm.merged_phase_threads) && z3::mk_or(holds));
+      const z3::check_result res = session.check(s, 0.5);
+      if (res == z3::unsat) {
+        out.status = Status::kPass;
+        out.message = fmt::format("unsat in bit-vectors of width {}: no two threads of one {}-thread phase share a bank at "
+                                  "different words, nor of one merged {}-thread phase where the uniform-pair shortcut "
+                                  "holds (quantified)",
+                                  w, pm.phase_threads, pm.merged_phase_threads);
+        return out;
+      }
+      if (res == z3::sat)
+        return fail_at(s, "conflict",
+                       fmt::format("two threads of one merged {}-thread phase (the uniform-pair shortcut holds for the "
+                                   "instruction) request one bank at different words",
+                                   pm.merged_phase_threads));
+    }
     z3::expr_vector excluded(ctx);
     constexpr int kRounds = 16;
     for (int round = 0; round < kRounds; ++round) {

@@ -225,6 +225,13 @@ int run_ranged(const Opts& o, const std::vector<ParamRange>& ranges, const hw::T
       si.limits = limits_only.limits;
       si.limits.budget = command_budget();
       si.allow_broadcast = o.allow_broadcast;
+      if (!o.access.empty()) {
+        try {
+          si.access = parse_symbolic_layout(o.access, names);
+        } catch (const NotSymbolic&) {  // the fragment is swept (or undecided) instead
+        } catch (const InputError&) {   // make_input reports it
+        }
+      }
       sym = prove::run_symbolic(si);
     } catch (const NotSymbolic& e) {
       why_not = e.what();
@@ -283,6 +290,10 @@ int run_ranged(const Opts& o, const std::vector<ParamRange>& ranges, const hw::T
     if (id == "layout.well-formed" && results.back().status == prove::Status::kFail) break;
   }
 
+  bool bank_symbolic = false;
+  for (const prove::CheckResult& r : sym) bank_symbolic = bank_symbolic || r.id == "smem.bank-conflicts";
+  nlohmann::json decided_ids = prove::symbolic_check_ids();
+  if (bank_symbolic) decided_ids.push_back("smem.bank-conflicts");
   nlohmann::json pj = nlohmann::json::array();
   std::string ptext;
   for (const ParamRange& r : ranges) {
@@ -293,7 +304,7 @@ int run_ranged(const Opts& o, const std::vector<ParamRange>& ranges, const hw::T
   if (o.json) {
     nlohmann::json j = {{"layout", o.layout}, {"params", pj}, {"params_swept", swept_n}};
     j["symbolic"] = sym.empty() ? nlohmann::json({{"decided", nlohmann::json::array()}, {"unavailable", why_not}})
-                                : nlohmann::json({{"decided", prove::symbolic_check_ids()}});
+                                : nlohmann::json({{"decided", decided_ids}});
     j["checks"] = report::results_json(results);
     std::cout << dump_json(j, 2) << "\n";
   } else {
@@ -301,8 +312,10 @@ int run_ranged(const Opts& o, const std::vector<ParamRange>& ranges, const hw::T
     // give each verdict (a failure carries the binding that shows it).
     std::cout << fmt::format("{}  ({}: {} parameter bindings swept{})\n", o.layout, ptext, swept_n,
                              sym.empty() ? fmt::format("; not symbolic: {}", why_not)
-                                         : std::string("; well-formed, injective and bounds decided symbolically "
-                                                       "for every binding"))
+                                         : std::string(bank_symbolic ? "; well-formed, injective, bounds and bank "
+                                                                       "conflicts decided symbolically for every binding"
+                                                                     : "; well-formed, injective and bounds decided "
+                                                                       "symbolically for every binding"))
               << report::render_results_text(results);
   }
   return exit_code_of(results);
