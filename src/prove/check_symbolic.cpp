@@ -364,6 +364,21 @@ std::vector<CheckResult> run_symbolic(const SymbolicInput& in) {
   bnd.seconds = clock.seconds();
   out.push_back(std::move(bnd));
 
+  // ---- swizzle.legal: it reads only the swizzle parameters and the dtype, and a parameter
+  // cannot appear in a swizzle argument (the symbolic subset, layout/symbolic.hpp), so the
+  // first binding's answer is every binding's ----
+  if (in.layout.swizzle) {
+    clock = Stopwatch();
+    CheckResult sw = check_swizzle_legal(in0);
+    if (sw.status == Status::kPass || sw.status == Status::kFail) {
+      sw.engine = "structural(binding-independent)";
+      sw.message = fmt::format("for all {}: {} (the swizzle parameters and the dtype do not depend on the parameters)",
+                               ranges_text(in.params), sw.message);
+      sw.seconds = clock.seconds();
+      out.push_back(std::move(sw));
+    }
+  }
+
   // ---- smem.bank-conflicts (with a symbolic --access fragment) ----
   if (in.access && in0.target && check_bank_conflicts(in0).status != Status::kNotApplicable) {
     clock = Stopwatch();

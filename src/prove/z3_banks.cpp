@@ -228,6 +228,29 @@ SymbolicVerdict z3_layout(const hw::Target& tg, const SymbolicAccess& in, const 
       out.message = std::move(why);
       return out;
     };
+    // 0. The fragment has as many elements as the buffer at every binding.
+    {
+      z3::expr na = t.num(1), nb = t.num(1);
+      for (const SymIter& it : in.access.shard) na = na * t.term(it.extent);
+      for (const SymIter& it : in.buffer.shard) nb = nb * t.term(it.extent);
+      z3::solver s = t.solver();
+      for (const auto& d : t.domain()) s.add(d);
+      for (const SymLayout* l : {&in.buffer, &in.access})
+        for (const auto& e : symbolic::extents_positive(t, *l)) s.add(e);
+      s.add(na != nb);
+      const z3::check_result r = session.check(s, 0.25);
+      if (r == z3::sat) {
+        out.status = Status::kFail;
+        out.kind = "size";
+        out.binding = t.binding(s.get_model());
+        out.message = "the --access fragment and the buffer have different element counts";
+        return out;
+      }
+      if (r != z3::unsat) {
+        out.message = session.why();
+        return out;
+      }
+    }
     // 1. One aligned vector per thread and instruction (and no negative thread or slot).
     {
       const z3::expr neg = z3::slt(p.thread, zero) || z3::slt(p.slot, zero);

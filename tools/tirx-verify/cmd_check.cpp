@@ -290,10 +290,15 @@ int run_ranged(const Opts& o, const std::vector<ParamRange>& ranges, const hw::T
     if (id == "layout.well-formed" && results.back().status == prove::Status::kFail) break;
   }
 
-  bool bank_symbolic = false;
-  for (const prove::CheckResult& r : sym) bank_symbolic = bank_symbolic || r.id == "smem.bank-conflicts";
   nlohmann::json decided_ids = prove::symbolic_check_ids();
-  if (bank_symbolic) decided_ids.push_back("smem.bank-conflicts");
+  for (const prove::CheckResult& r : sym)
+    if (r.id == "swizzle.legal" || r.id == "smem.bank-conflicts") decided_ids.push_back(r.id);
+  // "well-formed, injective and bounds", then ", swizzle.legal" / ", smem.bank-conflicts".
+  std::string decided_text = "; well-formed, injective";
+  decided_text += decided_ids.size() > 3 ? ", bounds" : " and bounds";
+  for (std::size_t i = 3; i < decided_ids.size(); ++i)
+    decided_text += (i + 1 == decided_ids.size() ? " and " : ", ") + decided_ids[i].get<std::string>();
+  decided_text += " decided symbolically for every binding";
   nlohmann::json pj = nlohmann::json::array();
   std::string ptext;
   for (const ParamRange& r : ranges) {
@@ -311,11 +316,7 @@ int run_ranged(const Opts& o, const std::vector<ParamRange>& ranges, const hw::T
     // The header says what the symbolic proof decided, not what it was asked: the checks below
     // give each verdict (a failure carries the binding that shows it).
     std::cout << fmt::format("{}  ({}: {} parameter bindings swept{})\n", o.layout, ptext, swept_n,
-                             sym.empty() ? fmt::format("; not symbolic: {}", why_not)
-                                         : std::string(bank_symbolic ? "; well-formed, injective, bounds and bank "
-                                                                       "conflicts decided symbolically for every binding"
-                                                                     : "; well-formed, injective and bounds decided "
-                                                                       "symbolically for every binding"))
+                             sym.empty() ? fmt::format("; not symbolic: {}", why_not) : decided_text)
               << report::render_results_text(results);
   }
   return exit_code_of(results);
