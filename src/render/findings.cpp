@@ -64,9 +64,10 @@ Grid bank_grid(const prove::CheckInput& in, const prove::CheckResult& r, const R
     row = i++;
     g.row_names.push_back(fmt::format("byte {}", l * line));
   }
-  g.title = fmt::format("smem.bank-conflicts: warp {} instruction {}: {} wavefronts, ideal {} ({}-byte accesses)",
+  g.title = fmt::format("smem.bank-conflicts: warp {} instruction {}: {} wavefronts, ideal {} ({})",
                         w.value("warp", 0), w.value("instruction", 0), w.value("wavefronts", 0), w.value("ideal", 0),
-                        width);
+                        in.access_bytes > 0 ? fmt::format("{}-byte accesses", width)
+                                            : std::string("each thread's first word; the width is in the message"));
   g.row_axis = "line";
   g.col_axis = "bank";
   g.owner_kind = "the thread (cycling through the palette); red outline: the threads of the worst phase";
@@ -85,6 +86,8 @@ Grid bank_grid(const prove::CheckInput& in, const prove::CheckResult& r, const R
                            Band::kShade});
   for (std::int64_t b = 16 / bank_bytes; b < banks; b += 16 / bank_bytes) g.col_bands.push_back({b, b + 16 / bank_bytes, "", Band::kMinor});
   g.notes.push_back("each cell is one 4-byte word of a 128-byte line; it lists the threads that read or write it");
+  if (in.access_bytes <= 0)
+    g.notes.push_back("the access width is not known here: each thread's first 4-byte word is drawn");
   return g;
 }
 

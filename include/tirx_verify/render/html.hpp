@@ -16,8 +16,10 @@
 // Bounds: a picture is at most HtmlOptions::picture_cells per side (blocks past that, grid.hpp);
 // at most max_pictures pictures per page (later findings say "picture limit reached"). With the
 // defaults (48, 64) the pictures take at most 64 x 48 x 48 cells, ~30 MB in the worst case; the
-// bundled corpus gives ~3 MB (docs/render.md). Findings about an op or the kernel show their
-// witness only: pictures of ops are not drawn yet.
+// bundled corpus gives ~4 MB (docs/render.md). An op's smem.bank-conflicts finding is drawn
+// from its witness (the worst instruction's addresses on the banks, each thread's first word:
+// the access width is not in the witness); other findings about an op or the kernel show their
+// witness only.
 #pragma once
 
 #include <cstdint>
