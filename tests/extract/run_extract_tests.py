@@ -19,7 +19,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def run(verify, args, env=None):
     e = dict(os.environ)
-    e.update(env or {})
+    e.update({k: v.replace("{HERE}", HERE) for k, v in (env or {}).items()})
     return subprocess.run([verify, "extract", *args], capture_output=True, text=True, cwd=HERE, env=e)
 
 
