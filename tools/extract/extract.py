@@ -32,6 +32,7 @@ from kernel_env import (ConvertError, Evaluator, FuncValue, Imported, Unresolved
 from kernel_walk import (Extraction, Walker, all_params, bind_buffer_params,  # noqa: E402
                          contains_interesting, is_layout_expr)
 from kernel_env import LayoutExpr  # noqa: E402
+import corpus_notation as cn  # noqa: E402
 
 TOOL = "tirx-verify extract 0.2.0"
 MAX_FILE_BYTES = 4 << 20
@@ -60,6 +61,9 @@ def parse_param(text: str):
         pass
     if not raw:
         raise InputError("cli.usage", f"--param {text!r}: empty value")
+    mode = cn.SWIZZLE_BY_NAME.get(raw.split(".")[-1]) if raw.split(".")[0] in ("SwizzleMode", "K", "T") else None
+    if mode is not None:  # SwizzleMode.SWIZZLE_128B_ATOM, K.SW128B: a swizzle mode, not a string
+        return name, cn.Swizzle(mode)
     return name, raw.strip("'\"")
 
 

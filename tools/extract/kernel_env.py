@@ -34,6 +34,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import corpus_notation as cn  # noqa: E402  (reused: the translator and the notation vocabulary)
 from corpus_notation import ConvertError, Translator, dotted, strip_builder  # noqa: E402
+from warps import ThreadIndex  # noqa: E402
 
 # Limits that keep a hostile file bounded: a comprehension or range evaluated statically may
 # produce at most this many elements, helper calls nest at most this deep.
@@ -46,6 +47,8 @@ class Unresolved:
 
     def __init__(self, name: str, line: int | None, reason: str, cause: "Unresolved | None" = None):
         self.name, self.line, self.reason, self.cause = name, line, reason, cause
+        self.thread = cause.thread if cause is not None else False  # derived from a thread index
+        self.expr = None  # (node, env) of a thread-derived value: re-evaluated per warp (warps.py)
 
     def root(self) -> "Unresolved":
         u = self
@@ -109,16 +112,26 @@ def _bounded(n: int, what: str) -> None:
 class Evaluator(Translator):
     """Translator over a kernel file's environment (concrete values only)."""
 
-    def __init__(self, env: dict, depth: int = 0):
+    def __init__(self, env: dict, depth: int = 0, thread: tuple | None = None):
         super().__init__(env, symbolic=False)
         self.depth = depth
+        self.thread = thread  # (warp, lane): thread indices take these values (warps.py)
 
     # -- names ----------------------------------------------------------------------------
 
     def lookup(self, name: str):
         if name in self.env:
             v = self.env[name]
+            if isinstance(v, ThreadIndex):
+                if self.thread is not None:
+                    return v.at(*self.thread)
+                u = Unresolved(name, v.line, "a thread index (a runtime value; a branch on it selects warps)")
+                u.thread = True
+                raise UnresolvedError(u)
             if isinstance(v, Unresolved):
+                if self.thread is not None and v.expr is not None:
+                    node, env = v.expr
+                    return Evaluator(env, self.depth, self.thread).value(node)
                 raise UnresolvedError(v)
             if not isinstance(v, Imported):
                 self.used.add(name)
@@ -219,6 +232,13 @@ class Evaluator(Translator):
         short = fname.split(".")[-1]
         if short in ("meta_var",) and len(node.args) == 1:
             return self.value(node.args[0])
+        if short == "elect_sync" and not node.args:
+            if self.thread is not None:
+                return self.thread[1] == 0
+            u = Unresolved(ast.unparse(node), node.lineno, "one elected lane per warp (a runtime value; a branch "
+                           "on it selects warps)")
+            u.thread = True
+            raise UnresolvedError(u)
         if fname in ("str",):
             v = self.value(node.args[0])
             return str(v)

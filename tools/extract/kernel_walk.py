@@ -16,6 +16,8 @@ import ast
 
 import allocators
 import op_sites
+import warps as warps_mod
+from corpus_notation import dotted
 from kernel_env import (ConvertError, Evaluator, FuncValue, Imported, LayoutExpr, MAX_CALL_DEPTH,
                         Pool, Unresolved, UnresolvedError, assign_target, bind_imports,
                         eval_or_unresolved, names_of)
@@ -50,6 +52,17 @@ class Extraction:
         self.blocked: list[dict] = []     # {"item", "line", "unresolved": {name, line, reason}, "chain"}
         self.names: dict[str, int] = {}
         self.config: dict[str, dict] = {}  # kernel parameters bound: name -> {value, origin}
+        self.num_warps: int | None = None  # the CTA's warps, from its thread-index declarations
+        self.warps: frozenset | None = None  # warps executing the statement walked (None: all)
+        self.warps_line: int | None = None  # the branch that selected them
+
+    def executing_warps(self) -> list[int] | None:
+        """The CTA warps that execute the current statement, or None when not determined."""
+        if self.warps is not None:
+            return sorted(self.warps)
+        if self.num_warps is not None:
+            return list(range(self.num_warps))
+        return None
 
     def unique(self, base: str) -> str:
         n = self.names.get(base, 0) + 1
@@ -89,7 +102,10 @@ class Walker:
         """Walk a function body in `env` (parameters already bound)."""
         local_defs: dict[str, FuncValue] = {}
         self.walk_body(fv.node.body, env, local_defs, called)
+        launch_warps = kern_launch_warps(fv.node, env)
         for name, f in local_defs.items():
+            if name in launch_warps and self.ex.num_warps is None:
+                self.ex.num_warps = launch_warps[name]
             if name not in called and self.depth < MAX_CALL_DEPTH:
                 sub = dict(env)
                 for p in all_params(f.node):
@@ -131,6 +147,14 @@ class Walker:
             if all(n in ex.overrides for n in names) and names:
                 return
             value = st.value
+            if isinstance(value, ast.Call) and len(names) == 1:
+                decl = warps_mod.thread_decl(value, ev)
+                if decl is not None:
+                    idx, n = decl
+                    env[names[0]] = idx
+                    if n is not None and ex.num_warps is None and 0 < n <= warps_mod.MAX_WARPS:
+                        ex.num_warps = n
+                    return
             if isinstance(value, ast.Call):
                 self.scan_calls(value, env, defs, called, cond, skip_top=True)
                 got = allocators.allocation(value, env, ev, ex, names[0] if len(names) == 1 else None,
@@ -150,7 +174,9 @@ class Walker:
                 self.bind(targets, LayoutExpr(value, st.lineno), env, st.lineno)
                 return
             v = eval_or_unresolved(ev, value, "/".join(names), st.lineno)
-            if isinstance(v, Unresolved) and cond is None and isinstance(value, ast.Call):
+            if isinstance(v, Unresolved) and v.thread:
+                v.expr = (value, dict(env))  # re-evaluated per warp in a branch test (warps.py)
+            elif isinstance(v, Unresolved) and cond is None and isinstance(value, ast.Call):
                 v = Unresolved("/".join(names), st.lineno, f"value of {ast.unparse(value.func)}(...), "
                                "not evaluated statically", v)
             if cond is not None and not isinstance(v, Unresolved):
@@ -164,7 +190,10 @@ class Walker:
                 self.scan_calls(st.value, env, defs, called, cond)
         elif isinstance(st, ast.If):
             test = eval_or_unresolved(ev, st.test, "condition", st.lineno)
-            if isinstance(test, Unresolved):
+            if isinstance(test, Unresolved) and self.walk_warp_branch(st.test, st.lineno, st.body, st.orelse, env,
+                                                                      defs, called, cond):
+                pass
+            elif isinstance(test, Unresolved):
                 u = Unresolved(f"condition at line {st.lineno}", st.lineno,
                                f"the branch taken depends on {test.root().name}", test)
                 self.walk_body(st.body, env, defs, called, u)
@@ -180,6 +209,20 @@ class Walker:
             self.walk_body(st.orelse, env, defs, called, cond)
         elif isinstance(st, ast.While):
             self.walk_body(st.body, env, defs, called, cond)
+        elif isinstance(st, (ast.With, ast.AsyncWith)) and st.items and \
+                isinstance(st.items[0].context_expr, ast.Call) and \
+                (dotted(st.items[0].context_expr.func) or "").split(".")[-1] == "If" and \
+                len(st.items[0].context_expr.args) == 1:
+            # kern DSL: `with K.If(test), K.Then(): ...` is an if without else.
+            t = st.items[0].context_expr.args[0]
+            test = eval_or_unresolved(ev, t, "condition", st.lineno)
+            if not isinstance(test, Unresolved):
+                if test:
+                    self.walk_body(st.body, env, defs, called, cond)
+            elif not self.walk_warp_branch(t, st.lineno, st.body, [], env, defs, called, cond):
+                u = Unresolved(f"condition at line {st.lineno}", st.lineno,
+                               f"the branch taken depends on {test.root().name}", test)
+                self.walk_body(st.body, env, defs, called, u)
         elif isinstance(st, (ast.With, ast.AsyncWith)):
             for item in st.items:
                 if isinstance(item.context_expr, ast.Call):
@@ -198,6 +241,28 @@ class Walker:
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
             bind_imports(st, env)
 
+    def walk_warp_branch(self, test, line, body, orelse, env, defs, called, cond) -> bool:
+        """An `if` whose test depends only on thread indices: each branch is walked with the
+        warps that take it (warps.py); a branch no warp takes is not walked.  False when the
+        test also depends on something else (the caller walks both branches as undecided)."""
+        ex = self.ex
+        if ex.num_warps is None:
+            return False
+        current = ex.warps if ex.warps is not None else frozenset(range(ex.num_warps))
+        got = warps_mod.branch_warps(test, env, current, Evaluator)
+        if got is None:
+            return False
+        taken, not_taken, _lane_dep = got
+        saved = (ex.warps, ex.warps_line)
+        try:
+            for branch, ws in ((body, taken), (orelse, not_taken)):
+                if branch and ws:
+                    ex.warps, ex.warps_line = ws, line
+                    self.walk_body(branch, env, defs, called, cond)
+        finally:
+            ex.warps, ex.warps_line = saved
+        return True
+
     def scan_calls(self, node, env, defs, called, cond, skip_top=False):
         """Ops and helper calls inside an expression (e.g. T.evaluate(...), helper(i))."""
         for sub in walk_calls(node):
@@ -214,6 +279,23 @@ class Walker:
                 sub_env.update({k: v for k, v in env.items() if k not in sub_env})
                 bind_call(fv.node, sub, sub_env, ev, self.ex)
                 Walker(self.ex, self.depth + 1).walk_function(fv, sub_env, called)
+
+
+def kern_launch_warps(fn, env) -> dict:
+    """kern DSL launches: `K.kernel(warps=W, ...)(body)` gives the function `body` W warps."""
+    out = {}
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Call) and len(n.args) == 1 and \
+                isinstance(n.args[0], ast.Name) and (dotted(n.func.func) or "").split(".")[-1] == "kernel":
+            for k in n.func.keywords:
+                if k.arg == "warps":
+                    try:
+                        w = Evaluator(env).as_int(k.value)
+                    except Exception:  # noqa: BLE001 - an undetermined count leaves the warps open
+                        continue
+                    if 0 < w <= warps_mod.MAX_WARPS:
+                        out[n.args[0].id] = w
+    return out
 
 
 def walk_calls(node):
