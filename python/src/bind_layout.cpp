@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "tirx_verify/layout/apply_to_shape.hpp"
@@ -55,6 +57,15 @@ const TileLayout& tile_only(const Layout& l, const char* op) {
 }
 
 CanonicalizeOptions opts(bool cuda) { return CanonicalizeOptions{cuda}; }
+
+// As `apply --all-replicas` (cmd_apply.cpp): at most this many copies of one element are listed.
+constexpr std::int64_t kMaxListedReplicas = 1 << 16;
+
+void check_replica_count(const Layout& l) {
+  if (l.tile().replica_count() > kMaxListedReplicas)
+    throw InputError("cli.usage", fmt::format("replicas: the layout has {} replica copies per element; at most {} can "
+                                              "be listed", l.tile().replica_count(), kMaxListedReplicas));
+}
 
 // The work of a layout call runs without the GIL (other Python threads go on); calls are short.
 template <class F>
@@ -142,6 +153,7 @@ void bind_layout(py::module_& m) {
       .def("split", [](const Layout& l, std::int64_t x) { return l.tile().split(x); })
       .def("images",
            [](const Layout& l, const Shape& digits) {
+             check_replica_count(l);
              py::list out;
              for (const Coord& c : l.images(digits)) out.append(coord_dict(c));
              return out;
@@ -150,6 +162,7 @@ void bind_layout(py::module_& m) {
            [](const Layout& l, const Shape& coord, const Shape& shape) {
              // The digits of the grouped layout (apply_to_shape.hpp) index that layout's own iters;
              // grouping splits iters without changing the map, so its images are this layout's.
+             check_replica_count(l);
              ShardDigits d = shard_digits(l.tile(), coord, shape);
              Layout grouped = l.is_compose() ? Layout(ComposeLayout(*l.swizzle(), std::move(d.layout)))
                                              : Layout(std::move(d.layout));

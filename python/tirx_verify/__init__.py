@@ -21,7 +21,7 @@ _core._register_errors(InputError, UndecidedError)
 
 # An installed package carries the data files the library reads (models/targets) in _data/.
 _data = _os.path.join(_os.path.dirname(__file__), "_data")
-if "TIRX_VERIFY_ROOT" not in _os.environ and _os.path.isdir(_os.path.join(_data, "models", "targets")):
+if not _os.environ.get("TIRX_VERIFY_ROOT") and _os.path.isdir(_os.path.join(_data, "models", "targets")):
     _os.environ["TIRX_VERIFY_ROOT"] = _data
 
 from . import sim, testing  # noqa: E402

@@ -177,7 +177,19 @@ class KernelReport:
 
     @property
     def findings(self) -> list:
-        return [i for i in self.data.get("items", []) if i.get("status") not in ("pass", "n/a")]
+        """Every failed or undecided result: the kernel checks' findings as the report has them, and
+        the buffer checks' results as {"kernel", "subject", "subject_kind": "buffer", "check", ...}."""
+        out = []
+        for k in self.data.get("kernels", []):
+            for b in k.get("buffers", []):
+                for c in b.get("checks", []):
+                    if c.get("status") in ("fail", "undecided"):
+                        out.append(dict(c, kernel=k.get("kernel"), subject=b.get("name"), subject_kind="buffer",
+                                        check=c.get("id")))
+            for f in k.get("findings", []):
+                if f.get("status") in ("fail", "undecided"):
+                    out.append(dict(f, kernel=k.get("kernel")))
+        return out
 
     @property
     def ok(self) -> bool:

@@ -111,26 +111,66 @@ class Layout:
         """1 + sum (e-1)*stride over shard and replica iters (+ offset), on ``axis`` or over all memory axes."""
         return self._h.span(_axis_name(axis))
 
-    def apply(self, *coord, shape=None) -> dict:
+    def _check_domain(self, coord, shape):
+        """The CLI's domain rule (tirx-verify apply without --extrapolate): the coordinate names an
+        element -- flat index in [0, size); per-iter coordinates in [0, extent); logical coordinates
+        in [0, shape[d]) whose row-major flat index is in [0, size)."""
+        size = self._h.size(None)
+        hint = "pass extrapolate=True for TVM's unchecked arithmetic"
+        if shape is not None:
+            if len(coord) != len(shape):
+                return  # the library reports the rank mismatch
+            flat = 0
+            for d, (c, e) in enumerate(zip(coord, shape)):
+                if not 0 <= c < e:
+                    raise _input_error("cli.usage", f"logical coordinate {c} of dimension {d} is outside [0, {e}) "
+                                       f"(shape {list(shape)})", note=hint)
+                flat = flat * e + c
+            if flat >= size:
+                raise _input_error("cli.usage", f"logical coordinate {list(coord)} flattens (row-major over shape "
+                                   f"{list(shape)}) to element {flat}, outside [0, {size})", note=hint)
+        elif len(coord) == 1:
+            if not 0 <= coord[0] < size:
+                raise _input_error("cli.usage", f"flat index {coord[0]} is outside [0, {size}): the layout has "
+                                   f"{size} elements", note=hint)
+        elif len(coord) == len(self._h.shard):
+            for k, (c, (e, _, _)) in enumerate(zip(coord, self._h.shard)):
+                if not 0 <= c < e:
+                    raise _input_error("cli.usage", f"coordinate {c} of shard iter {k} is outside [0, {e}) (its extent)",
+                                       note=hint)
+
+    def apply(self, *coord, shape=None, extrapolate=False) -> dict:
         """TVM's three forms: ``apply(flat)``; ``apply(c0, c1, ...)`` one coordinate per shard iter;
         ``apply(*coord, shape=(...))`` logical coordinates of a buffer of that shape. Returns
-        {axis name: value} without replicas (see :meth:`replicas`)."""
+        {axis name: value} without replicas (see :meth:`replicas`). A coordinate outside the layout's
+        domain is an InputError unless ``extrapolate=True`` (TVM's unchecked arithmetic, e.g.
+        ``ComposeLayout(3, 3, 3, S[512:1]).apply(600, extrapolate=True) == {"m": 592}``), as the CLI's
+        ``apply --extrapolate`` (docs/semantics-differences.md)."""
         if len(coord) == 1 and isinstance(coord[0], (tuple, list)):
             coord = tuple(coord[0])
         coord = _ints(coord, "apply's coordinates")
         if shape is not None:
-            return self._h.apply_shape(coord, _ints(shape, "shape"))
+            shape = _ints(shape, "shape")
+        if not extrapolate:
+            self._check_domain(coord, shape)
+        if shape is not None:
+            return self._h.apply_shape(coord, shape)
         if len(coord) == 1:
             return self._h.apply_flat(coord[0])
         return self._h.apply_iters(coord)
 
-    def replicas(self, *coord, shape=None) -> list:
-        """Every physical image of one element (replica copies included; swizzle applied), as dicts."""
+    def replicas(self, *coord, shape=None, extrapolate=False) -> list:
+        """Every physical image of one element (replica copies included; swizzle applied), as dicts;
+        the coordinate forms and the domain rule of :meth:`apply`."""
         if len(coord) == 1 and isinstance(coord[0], (tuple, list)):
             coord = tuple(coord[0])
         coord = _ints(coord, "replicas' coordinates")
         if shape is not None:
-            return self._h.images_shape(coord, _ints(shape, "shape"))
+            shape = _ints(shape, "shape")
+        if not extrapolate:
+            self._check_domain(coord, shape)
+        if shape is not None:
+            return self._h.images_shape(coord, shape)
         if len(coord) == 1:
             return self._h.images(self._h.split(coord[0]))
         return self._h.images(coord)

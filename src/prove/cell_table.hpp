@@ -2,15 +2,22 @@
 // first occupied a storage cell, for cells spread too far apart for an owner array.
 //
 // Open addressing with linear probing over two flat arrays (keys: `width` int64 per slot;
-// owners: the ordinal of the first point, UINT64_MAX = empty), load factor at most 1/2, doubled
+// owners: the ordinal of the first point plus one, 0 = empty), load factor at most 1/2, doubled
 // when full. 8 * (width + 1) bytes per slot, so 16-32 bytes per point for the usual one-value
 // key (the cell's index in its bounding box); every allocation is charged to the budget first
 // (BudgetExceeded names the memory limit). No per-point allocation, unlike a node-based map.
+// The arrays come zeroed from calloc, so a large table costs nothing until its slots are used:
+// the system's zero pages fill in as the sweep (which polls the budget) touches them, and a sweep
+// stopped early (a collision, the time limit, Ctrl-C in the Python module) frees only what it
+// touched. Filling 512 MB up front took 100-300 ms nothing could interrupt.
 #pragma once
 
 #include <cstdint>
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <vector>
 
 #include "tirx_verify/layout/budget.hpp"
@@ -41,16 +48,16 @@ class CellTable {
   // Inserts `key` (width_ values) with owner `ordinal` unless present; returns the existing
   // owner, or kEmpty when the key was new.
   std::uint64_t insert(const std::int64_t* key, std::uint64_t ordinal) {
-    if ((size_ + 1) * 2 > owners_.size()) grow();
+    if ((size_ + 1) * 2 > cap_) grow();
     std::size_t i = hash(key) & mask_;
     while (true) {
-      if (owners_[i] == kEmpty) {
+      if (owners_[i] == 0) {
         std::memcpy(&keys_[i * width_], key, width_ * sizeof(std::int64_t));
-        owners_[i] = ordinal;
+        owners_[i] = ordinal + 1;
         ++size_;
         return kEmpty;
       }
-      if (std::memcmp(&keys_[i * width_], key, width_ * sizeof(std::int64_t)) == 0) return owners_[i];
+      if (std::memcmp(&keys_[i * width_], key, width_ * sizeof(std::int64_t)) == 0) return owners_[i] - 1;
       i = (i + 1) & mask_;
     }
   }
@@ -70,10 +77,22 @@ class CellTable {
     for (std::size_t k = 0; k < width_; ++k) h = mix(h ^ static_cast<std::uint64_t>(key[k]));
     return h;
   }
+  struct Free {
+    void operator()(void* p) const { std::free(p); }
+  };
+  template <class T>
+  using Zeroed = std::unique_ptr<T[], Free>;
+  template <class T>
+  static Zeroed<T> zeroed(std::size_t n) {  // calloc: zero pages, untouched until used
+    Zeroed<T> p(static_cast<T*>(std::calloc(n, sizeof(T))));
+    if (!p) throw std::bad_alloc();
+    return p;
+  }
   void allocate(std::size_t cap) {
     MemoryCharge c = charge(budget_, slot_bytes(width_) * static_cast<std::int64_t>(cap), "the hashed owner map");
-    keys_.assign(cap * width_, 0);
-    owners_.assign(cap, kEmpty);
+    keys_ = zeroed<std::int64_t>(cap * width_);
+    owners_ = zeroed<std::uint64_t>(cap);
+    cap_ = cap;
     mask_ = cap - 1;
     charge_ = std::move(c);
   }
@@ -81,26 +100,27 @@ class CellTable {
   // still held, so the budget sees the peak) and allocated before anything changes, so a
   // BudgetExceeded or bad_alloc leaves the table as it was.
   void grow() {
-    const std::size_t cap = owners_.size() * 2;
+    const std::size_t old_cap = cap_, cap = cap_ * 2;
     MemoryCharge c = charge(budget_, slot_bytes(width_) * static_cast<std::int64_t>(cap), "the hashed owner map");
-    std::vector<std::int64_t> keys(cap * width_, 0);
-    std::vector<std::uint64_t> owners(cap, kEmpty);
+    Zeroed<std::int64_t> keys = zeroed<std::int64_t>(cap * width_);
+    Zeroed<std::uint64_t> owners = zeroed<std::uint64_t>(cap);
     keys.swap(keys_);
     owners.swap(owners_);
+    cap_ = cap;
     mask_ = cap - 1;
     size_ = 0;
-    for (std::size_t i = 0; i < owners.size(); ++i)
-      if (owners[i] != kEmpty) insert(&keys[i * width_], owners[i]);
-    keys = {};
-    owners = {};
+    for (std::size_t i = 0; i < old_cap; ++i)
+      if (owners[i] != 0) insert(&keys[i * width_], owners[i] - 1);
+    keys.reset();
+    owners.reset();
     charge_ = std::move(c);  // the old arrays are gone: their charge goes back
   }
 
   std::size_t width_;
   Budget* budget_;
-  std::vector<std::int64_t> keys_;
-  std::vector<std::uint64_t> owners_;
-  std::size_t mask_ = 0, size_ = 0;
+  Zeroed<std::int64_t> keys_;
+  Zeroed<std::uint64_t> owners_;
+  std::size_t cap_ = 0, mask_ = 0, size_ = 0;
   MemoryCharge charge_;
 };
 

@@ -144,6 +144,10 @@ def test_kernel_model():
     with open(path) as f:
         doc = json.load(f)
     assert tv.check_kernel(doc).ok
+    broken = tv.check_kernel(os.path.join(ROOT, "models", "kernels", "fp8_blockwise_gemm.json"))
+    assert not broken.ok  # its known findings (models/baseline.json): a report without the baseline fails
+    assert broken.findings and all(f["status"] in ("fail", "undecided") for f in broken.findings)
+    assert {"kernel", "check", "subject"} <= set(broken.findings[0])
     doc["buffers"][0]["scope"] = "sharedd"
     with pytest.raises(tv.InputError) as e:
         tv.load_kernel(doc)
@@ -228,20 +232,26 @@ def fire():
 threading.Thread(target=fire, daemon=True).start()
 start = time.monotonic()
 try:
-    tv.check(sys.argv[2], engine=sys.argv[3], time_limit=30, memory_limit_mb=1024)
+    if len(sys.argv) > 4:  # an equivalence proof by enumeration
+        tv.equivalent(sys.argv[2], sys.argv[4], engine=sys.argv[3], time_limit=30)
+    else:
+        tv.check(sys.argv[2], engine=sys.argv[3], time_limit=30, memory_limit_mb=1024)
     print("NO-INTERRUPT", time.monotonic() - start)
 except KeyboardInterrupt:
     print("INTERRUPTED", round((time.monotonic() - sent) * 1000))
 """
 
 
-@pytest.mark.parametrize("layout, engine", [
-    ("S[(2796202,2,3):(600000,3,2)]", "enum"),                   # a long enumeration
-    ("ComposeLayout(3,3,3,S[(1125899906842624,8,9):(144,9,8)])", "z3"),  # a long Z3 query (4 s)
+@pytest.mark.parametrize("layout, engine, other", [
+    ("S[(4096,4096,16):(65536,16,1)]", "enum", "S[268435456:1]"),            # 2^28 points compared (~1 s)
+    ("ComposeLayout(3,3,3,S[(1125899906842624,8,9):(144,9,8)])", "z3", None),  # a long Z3 query (~4 s)
 ])
-def test_ctrl_c_interrupts_within_100ms(layout, engine):
+def test_ctrl_c_interrupts_within_100ms(layout, engine, other):
+    """KeyboardInterrupt within 100 ms of SIGINT. (A hashed-enumeration injectivity sweep answers in
+    ~40-60 ms idle: most of it is returning its 512 MB owner table to the system; docs/python.md.)"""
     path = os.environ.get("TIRX_VERIFY_PYTHONPATH", "")
-    p = subprocess.run([sys.executable, "-c", CTRL_C, path, layout, engine], capture_output=True, text=True, timeout=60)
+    argv = [sys.executable, "-c", CTRL_C, path, layout, engine] + ([other] if other else [])
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=60)
     out = p.stdout.strip().split()
     assert out and out[0] == "INTERRUPTED", p.stdout + p.stderr
     assert int(out[1]) < 100, f"KeyboardInterrupt {out[1]} ms after SIGINT"

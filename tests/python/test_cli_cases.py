@@ -132,3 +132,66 @@ def test_cli_case_through_python(case, call):
 
 def test_enough_cases_run():
     assert len(cases()) >= 80
+
+
+def apply_cases():
+    out = []
+    for f in sorted(glob.glob(os.path.join(ROOT, "tests", "cli", "cases", "*.json"))):
+        if os.path.basename(f).startswith("hostile"):
+            continue
+        with open(f) as fh:
+            for c in json.load(fh):
+                a = [spell(x) for x in c["args"]]
+                if not a or a[0] != "apply" or "--json" not in a or c["exit"] not in (0, 2):
+                    continue
+                pos, shape, flags, ok = [], None, set(), True
+                i = 1
+                while i < len(a):
+                    if a[i] == "--shape" and i + 1 < len(a):
+                        try:
+                            shape = tuple(int(x) for x in a[i + 1].split(","))
+                        except ValueError:
+                            ok = False
+                        i += 2
+                    elif a[i] in ("--all-replicas", "--extrapolate", "--json"):
+                        flags.add(a[i])
+                        i += 1
+                    elif a[i].startswith("--") or "{" in a[i]:
+                        ok = False
+                        break
+                    else:
+                        pos.append(a[i])
+                        i += 1
+                if not ok or len(pos) < 2:
+                    continue
+                try:
+                    coord = [int(x) for x in pos[1:]]
+                except ValueError:
+                    continue
+                out.append(pytest.param(c, pos[0], coord, shape, flags, id=f"{os.path.basename(f)}:{c['name'][:60]}"))
+    return out
+
+
+@pytest.mark.parametrize("case, layout, coord, shape, flags", apply_cases())
+def test_cli_apply_case_through_python(case, layout, coord, shape, flags):
+    extrapolate = "--extrapolate" in flags
+    try:
+        lay = tv.parse(layout)
+        got = {"coord": lay.apply(*coord, shape=shape, extrapolate=extrapolate)}
+        if "--all-replicas" in flags:
+            got["replicas"] = lay.replicas(*coord, shape=shape, extrapolate=extrapolate)
+    except tv.InputError as e:
+        assert case["exit"] == 2, f"InputError {e.check_id}: {e.message}"
+        want = (case.get("stdout_json") or {}).get("error", {}).get("id") or case.get("id")
+        if want:
+            assert e.check_id == want
+        return
+    assert case["exit"] == 0, f"the CLI refuses it (exit {case['exit']}), Python answered {got}"
+    want = case.get("stdout_json")
+    if want:
+        err = matches({k: v for k, v in want.items() if k in ("coord", "replicas")}, got)
+        assert err is None, err
+
+
+def test_enough_apply_cases_run():
+    assert len(apply_cases()) >= 20

@@ -77,6 +77,10 @@ def test_apply_linear_and_strided():
             assert T(S[(8, 8):(8, 1)]).apply(i * 8 + j)["m"] == i * 8 + j
             assert T(S[(8, 8):(10, 1)]).apply(i * 8 + j)["m"] == 10 * i + j
     assert T(S[(8, 8):(10, 1)]).apply(19)["m"] == 23
+    assert T(S[(8, 8):(10, 1)]).apply(70, extrapolate=True)["m"] == 86  # past the domain: TVM's arithmetic
+    with pytest.raises(tv.InputError) as e:
+        T(S[(8, 8):(10, 1)]).apply(70)  # strict by default, as `tirx-verify apply`
+    assert "extrapolate=True" in e.value.rendering
     assert T(S[(2, 3, 4, 2, 2):(1, 2, 12, 6, 48)]).apply(4, 13, shape=(6, 16))["m"] == 87
 
 
@@ -100,7 +104,7 @@ def test_apply_thread_axes_dict():
 
 
 def test_apply_beyond_size_extrapolates():
-    assert ComposeLayout(3, 3, 3, T(S[512:1])).apply(600)["m"] == 592
+    assert ComposeLayout(3, 3, 3, T(S[512:1])).apply(600, extrapolate=True)["m"] == 592
 
 
 def naive_swizzle(m, per=3, b=3, s=3):
