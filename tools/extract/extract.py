@@ -33,6 +33,7 @@ from kernel_walk import (Extraction, Walker, all_params, bind_buffer_params,  # 
                          contains_interesting, is_layout_expr)
 from kernel_env import LayoutExpr  # noqa: E402
 import corpus_notation as cn  # noqa: E402
+from corpus_notation import dotted  # noqa: E402
 
 TOOL = "tirx-verify extract 0.2.0"
 MAX_FILE_BYTES = 4 << 20
@@ -113,10 +114,38 @@ def kernel_roots(tree, env, wanted: str | None) -> list:
             raise InputError("extract.kernel", f"no top-level function {wanted!r} in the file")
         return f
     interesting = [t for t in tops if contains_interesting(t) or _has_buffer_params(t)]
+    strong = [t for t in interesting if _defines_kernel(t)]
+    if strong:
+        # Functions that only issue ops on operands passed to them (`_ldmatrix_x4(region, ...)`)
+        # are helpers of the kernel, not kernels, whether or not this file calls them.
+        interesting = strong
     called = set()
     for t in interesting:
         called |= calls_of(t) - {t.name}
     return [t for t in interesting if t.name not in called]
+
+
+KERNEL_DECORATORS = {"kernel", "prim_func", "jit"}
+POOL_MAKERS = {"SMEMPool", "TMEMPool", "smem_pool", "tmem_pool"}
+
+
+def _defines_kernel(fn) -> bool:
+    """A kernel (or a kernel builder): it, or a function nested in it, is decorated as a kernel
+    (T.prim_func, T.jit, K.kernel), takes T.Buffer parameters, or allocates buffers."""
+    import allocators
+    for n in ast.walk(fn):
+        if isinstance(n, ast.FunctionDef):
+            for d in n.decorator_list:
+                f = d.func if isinstance(d, ast.Call) else d
+                if (dotted(f) or "").split(".")[-1] in KERNEL_DECORATORS:
+                    return True
+            if _has_buffer_params(n):
+                return True
+        elif isinstance(n, ast.Call):
+            short = (dotted(n.func) or "").split(".")[-1]
+            if short in POOL_MAKERS or (short in allocators.ALLOCATOR_NAMES and short != "view"):
+                return True
+    return False
 
 
 def _has_buffer_params(fn) -> bool:

@@ -239,6 +239,13 @@ class Evaluator(Translator):
                            "on it selects warps)")
             u.thread = True
             raise UnresolvedError(u)
+        if short == "local_scalar" and (fname.startswith(("K.", "Kern.")) or fname == short):
+            # kern DSL register: its value is the initializer until a K.assign (kernel_walk.py).
+            init = next((k.value for k in node.keywords if k.arg == "init"), None)
+            if init is None:
+                raise UnresolvedError(Unresolved(ast.unparse(node), node.lineno, "a register declared without an "
+                                                 "initial value (a runtime variable)"))
+            return self.value(init)
         if fname in ("str",):
             v = self.value(node.args[0])
             return str(v)

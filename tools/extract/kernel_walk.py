@@ -55,6 +55,11 @@ class Extraction:
         self.num_warps: int | None = None  # the CTA's warps, from its thread-index declarations
         self.warps: frozenset | None = None  # warps executing the statement walked (None: all)
         self.warps_line: int | None = None  # the branch that selected them
+        self.emitted: dict = {}           # allocation key -> BufferRef (allocators._emit)
+        self.blocked_keys: set = set()    # (item, line, name, reason) already listed
+        self.unrolled = 0                 # loop iterations walked one by one (MAX_UNROLLED_TOTAL)
+        self.runtime_loops = 0            # depth of loops the walk does not unroll
+        self.warp_branches = 0            # depth of branches on thread indices
 
     def executing_warps(self) -> list[int] | None:
         """The CTA warps that execute the current statement, or None when not determined."""
@@ -82,6 +87,10 @@ class Extraction:
                 entry["via"] = chain[:-1]
         else:
             entry["reason"] = reason or "not extracted"
+        key = (entry["item"], entry["line"], entry.get("name"), entry["reason"])
+        if key in self.blocked_keys:  # one item met again in an unrolled loop is listed once
+            return
+        self.blocked_keys.add(key)
         self.blocked.append(entry)
 
     def origin(self, line: int, node) -> str:
@@ -188,6 +197,7 @@ class Walker:
         elif isinstance(st, ast.Expr):
             if isinstance(st.value, ast.Call):
                 self.scan_calls(st.value, env, defs, called, cond)
+                self.register_assign(st.value, env, cond)
         elif isinstance(st, ast.If):
             test = eval_or_unresolved(ev, st.test, "condition", st.lineno)
             if isinstance(test, Unresolved) and self.walk_warp_branch(st.test, st.lineno, st.body, st.orelse, env,
@@ -202,13 +212,36 @@ class Walker:
                 self.walk_body(st.body if test else st.orelse, env, defs, called, cond)
         elif isinstance(st, (ast.For, ast.AsyncFor)):
             self.scan_calls(st.iter, env, defs, called, cond)
+            values, why = loop_values(st, ev, ex)
+            if values is not None and not any(n in ex.overrides for n in names_of(st.target)):
+                # A range the source fixes: every iteration is walked with the loop variable
+                # bound to its value (the ops of each iteration, as the model's one pass).
+                for v in values:
+                    try:
+                        assign_target(st.target, v, env)
+                    except ConvertError as e:
+                        values = None
+                        why = str(e)
+                        break
+                    self.walk_body(st.body, env, defs, called, cond)
+                if values is not None:
+                    self.walk_body(st.orelse, env, defs, called, cond)
+                    return
             for n in names_of(st.target):
                 env[n] = ex.overrides.get(n, Unresolved(n, st.lineno, f"loop variable of the loop at line "
-                                                        f"{st.lineno} (its value differs per iteration)"))
-            self.walk_body(st.body, env, defs, called, cond)
+                                                        f"{st.lineno} ({why})"))
+            ex.runtime_loops += 1
+            try:
+                self.walk_body(st.body, env, defs, called, cond)
+            finally:
+                ex.runtime_loops -= 1
             self.walk_body(st.orelse, env, defs, called, cond)
         elif isinstance(st, ast.While):
-            self.walk_body(st.body, env, defs, called, cond)
+            ex.runtime_loops += 1
+            try:
+                self.walk_body(st.body, env, defs, called, cond)
+            finally:
+                ex.runtime_loops -= 1
         elif isinstance(st, (ast.With, ast.AsyncWith)) and st.items and \
                 isinstance(st.items[0].context_expr, ast.Call) and \
                 (dotted(st.items[0].context_expr.func) or "").split(".")[-1] == "If" and \
@@ -241,6 +274,28 @@ class Walker:
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
             bind_imports(st, env)
 
+    def register_assign(self, call, env, cond) -> None:
+        """kern DSL `K.assign(x, value)`: the register x holds `value` from here on.  In straight-line
+        code of every thread (no undecided condition, no loop the walk does not unroll, no branch on
+        a thread index) x takes that value; elsewhere it becomes undetermined."""
+        ex = self.ex
+        if (dotted(call.func) or "").split(".")[-1] != "assign" or len(call.args) != 2 or \
+                not isinstance(call.args[0], ast.Name):
+            return
+        name, line = call.args[0].id, call.lineno
+        if name in ex.overrides:
+            return
+        if cond is not None or ex.runtime_loops or ex.warp_branches:
+            where = "an undecided condition" if cond is not None else \
+                "a loop the walk does not unroll" if ex.runtime_loops else "a branch on a thread index"
+            env[name] = Unresolved(name, line, f"assigned with K.assign under {where} (its value depends on "
+                                   "which path runs)")
+            return
+        v = eval_or_unresolved(Evaluator(env), call.args[1], name, line)
+        if isinstance(v, Unresolved) and v.thread:
+            v.expr = (call.args[1], dict(env))
+        env[name] = v
+
     def walk_warp_branch(self, test, line, body, orelse, env, defs, called, cond) -> bool:
         """An `if` whose test depends only on thread indices: each branch is walked with the
         warps that take it (warps.py); a branch no warp takes is not walked.  False when the
@@ -254,6 +309,7 @@ class Walker:
             return False
         taken, not_taken, _lane_dep = got
         saved = (ex.warps, ex.warps_line)
+        ex.warp_branches += 1
         try:
             for branch, ws in ((body, taken), (orelse, not_taken)):
                 if branch and ws:
@@ -261,6 +317,7 @@ class Walker:
                     self.walk_body(branch, env, defs, called, cond)
         finally:
             ex.warps, ex.warps_line = saved
+            ex.warp_branches -= 1
         return True
 
     def scan_calls(self, node, env, defs, called, cond, skip_top=False):
@@ -279,6 +336,43 @@ class Walker:
                 sub_env.update({k: v for k, v in env.items() if k not in sub_env})
                 bind_call(fv.node, sub, sub_env, ev, self.ex)
                 Walker(self.ex, self.depth + 1).walk_function(fv, sub_env, called)
+
+
+LOOP_FUNCS = {"range", "unroll", "serial", "vectorized", "parallel", "static_range"}
+MAX_UNROLL = 256          # iterations of one loop walked one by one
+MAX_UNROLLED_TOTAL = 20_000  # loop iterations walked one by one in the whole extraction
+
+
+def loop_values(st, ev, ex):
+    """(values, None) when the loop's range is fixed by the source and small enough to walk
+    iteration by iteration; (None, why) otherwise."""
+    it = st.iter
+    if isinstance(it, ast.Call):
+        short = (dotted(it.func) or "").split(".")[-1]
+        if short not in LOOP_FUNCS or it.keywords and short == "range":
+            return None, "its value differs per iteration"
+        try:
+            args = [ev.as_int(a) for a in it.args]
+        except UnresolvedError as e:
+            return None, f"its range depends on {e.item.root().name}"
+        except Exception:  # noqa: BLE001 - a range the evaluator cannot fix stays a runtime loop
+            return None, "its range is not fixed by the source"
+        if not 1 <= len(args) <= 3 or (len(args) == 3 and args[2] == 0):
+            return None, "its range is not fixed by the source"
+        values = tuple(range(*args))
+    elif isinstance(it, (ast.Tuple, ast.List)):
+        try:
+            values = tuple(ev.value(e) for e in it.elts)
+        except Exception:  # noqa: BLE001
+            return None, "its values are not fixed by the source"
+    else:
+        return None, "its value differs per iteration"
+    if len(values) > MAX_UNROLL:
+        return None, f"a loop of {len(values)} iterations, more than the {MAX_UNROLL} walked one by one"
+    if ex.unrolled + len(values) > MAX_UNROLLED_TOTAL:
+        return None, f"more than {MAX_UNROLLED_TOTAL} loop iterations walked one by one in this file"
+    ex.unrolled += len(values)
+    return values, None
 
 
 def kern_launch_warps(fn, env) -> dict:
