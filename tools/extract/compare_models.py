@@ -83,13 +83,40 @@ def base_name(n):
     return n.split("/")[0]
 
 
+def sibling_imports(text):
+    """Module names of the file's relative imports (`from . import X`, `from .X import a`)."""
+    import ast
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return set()
+    out = set()
+    for st in ast.walk(tree):
+        if isinstance(st, ast.ImportFrom) and st.level == 1:
+            out |= {a.name for a in st.names} if st.module is None else {st.module}
+    return out
+
+
 def run_extract(text, path, repo, commit, kernel, params, out):
     """Extract `text` (the file at `commit`) in a scratch directory under its own file name, so
-    that messages and origins name `FILE.py`, never a temporary path; returns (rc, stderr, model)."""
+    that messages and origins name `FILE.py`, never a temporary path; the sibling modules it
+    imports relatively are written next to it from the same commit.  Returns (rc, stderr, model)."""
     with tempfile.TemporaryDirectory() as td:
         name = os.path.basename(path)
         with open(os.path.join(td, name), "w") as fh:
             fh.write(text)
+        mirror = MIRRORS.get(repo)
+        todo, done = list(sibling_imports(text)), set()
+        while todo and mirror:
+            mod = todo.pop()
+            if mod in done or "." in mod:
+                continue
+            done.add(mod)
+            sib = git_show(mirror, commit, os.path.join(os.path.dirname(path), mod + ".py"))
+            if sib is not None:
+                with open(os.path.join(td, mod + ".py"), "w") as fh:
+                    fh.write(sib)
+                todo.extend(sibling_imports(sib))
         args = [sys.executable, os.path.join(HERE, "extract.py"), name, "--allow-unresolved",
                 "--repo", repo, "--commit", commit, "--source-path", path, "--kernel-name", kernel]
         for p in params:

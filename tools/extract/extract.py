@@ -31,7 +31,7 @@ from kernel_env import (ConvertError, Evaluator, FuncValue, Imported, Unresolved
                         assign_target, bind_imports, eval_or_unresolved, names_of, run_straight)
 from kernel_walk import (Extraction, Walker, all_params, bind_buffer_params,  # noqa: E402
                          contains_interesting, is_layout_expr)
-from kernel_env import LayoutExpr  # noqa: E402
+from kernel_env import FILE_KEY, LayoutExpr, set_source_dir  # noqa: E402
 import corpus_notation as cn  # noqa: E402
 from corpus_notation import dotted  # noqa: E402
 
@@ -68,8 +68,8 @@ def parse_param(text: str):
     return name, raw.strip("'\"")
 
 
-def module_env(tree: ast.Module, overrides: dict) -> dict:
-    env: dict = {}
+def module_env(tree: ast.Module, overrides: dict, file: str | None = None) -> dict:
+    env: dict = {FILE_KEY: file} if file else {}
     for st in tree.body:
         ev = Evaluator(env)
         if isinstance(st, (ast.Assign, ast.AnnAssign)):
@@ -282,7 +282,8 @@ def jsonable(v):
     return str(v)
 
 
-def extract(source: str, file_label: str, overrides: dict, function: str | None = None) -> dict:
+def extract(source: str, file_label: str, overrides: dict, function: str | None = None,
+            source_dir: str | None = None) -> dict:
     try:
         tree = ast.parse(source, filename=file_label)
     except SyntaxError as e:
@@ -290,7 +291,8 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
                          e.lineno, e.offset) from None
     except (ValueError, RecursionError, MemoryError) as e:
         raise InputError("extract.syntax", f"{file_label}: not parsable as Python: {e}") from None
-    env = module_env(tree, overrides)
+    set_source_dir(source_dir)
+    env = module_env(tree, overrides, os.path.basename(file_label))
     roots = kernel_roots(tree, env, function)
     if not roots:
         raise InputError("extract.kernel", f"{file_label}: no kernel function found (no function allocates a "
@@ -367,7 +369,8 @@ def main(argv=None) -> int:
         except UnicodeDecodeError as e:
             raise InputError("extract.input", f"{path}: not UTF-8 (byte {e.start})") from None
         try:
-            result = extract(source, path, overrides, args.function)
+            result = extract(source, path, overrides, args.function,
+                             os.path.dirname(os.path.abspath(path)))
         except RecursionError:
             raise InputError("extract.input", f"{path}: nests too deeply to walk") from None
         except InputError:

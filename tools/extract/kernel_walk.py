@@ -56,6 +56,7 @@ class Extraction:
         self.warps: frozenset | None = None  # warps executing the statement walked (None: all)
         self.warps_line: int | None = None  # the branch that selected them
         self.emitted: dict = {}           # allocation key -> BufferRef (allocators._emit)
+        self.files: list[str] = []        # files of the functions being walked (innermost last)
         self.blocked_keys: set = set()    # (item, line, name, reason) already listed
         self.unrolled = 0                 # loop iterations walked one by one (MAX_UNROLLED_TOTAL)
         self.runtime_loops = 0            # depth of loops the walk does not unroll
@@ -87,17 +88,24 @@ class Extraction:
                 entry["via"] = chain[:-1]
         else:
             entry["reason"] = reason or "not extracted"
+        if self.current_file() != self.file_label:
+            entry["item"] += f" in {self.current_file()}"
         key = (entry["item"], entry["line"], entry.get("name"), entry["reason"])
         if key in self.blocked_keys:  # one item met again in an unrolled loop is listed once
             return
         self.blocked_keys.add(key)
         self.blocked.append(entry)
 
+    def current_file(self) -> str:
+        """The file whose lines the walk is in: the kernel file, or a sibling module whose helper
+        the kernel calls (kernel_env.sibling_module)."""
+        return self.files[-1] if self.files else self.file_label
+
     def origin(self, line: int, node) -> str:
         text = ast.unparse(node)
         if len(text) > 200:
             text = text[:197] + "..."
-        return f"{self.file_label}:{line} {text}"
+        return f"{self.current_file()}:{line} {text}"
 
 
 class Walker:
@@ -110,6 +118,13 @@ class Walker:
     def walk_function(self, fv: FuncValue, env: dict, called: set) -> None:
         """Walk a function body in `env` (parameters already bound)."""
         local_defs: dict[str, FuncValue] = {}
+        self.ex.files.append(fv.file or self.ex.current_file())
+        try:
+            self._walk_function(fv, env, local_defs, called)
+        finally:
+            self.ex.files.pop()
+
+    def _walk_function(self, fv: FuncValue, env: dict, local_defs: dict, called: set) -> None:
         self.walk_body(fv.node.body, env, local_defs, called)
         launch_warps = kern_launch_warps(fv.node, env)
         for name, f in local_defs.items():
