@@ -40,6 +40,13 @@ def _ptx_text(call: ast.Call, env: dict | None = None) -> str | None:
         if isinstance(f.slice, ast.Constant) and isinstance(f.slice.value, str):
             return f.slice.value
         v = env.get(f.slice.id) if env is not None and isinstance(f.slice, ast.Name) else None
+        if v is None and env is not None and isinstance(f.slice, ast.JoinedStr):
+            # T.ptx[f"tcgen05.dealloc.cta_group::{CTA_GROUP}..."]: the text, when the source fixes it
+            from kernel_env import Evaluator
+            try:
+                v = Evaluator(env).value(f.slice)
+            except Exception:  # noqa: BLE001 - an undetermined instruction text stays as written
+                v = None
         return v if isinstance(v, str) else f"ptx[{ast.unparse(f.slice)}]"
     d = dotted(f)
     if d and ".ptx." in "." + d + ".":
