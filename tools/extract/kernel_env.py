@@ -111,6 +111,13 @@ class BufferRef:
             name, scope, shape, dtype, layout, line
 
 
+def import_reason(v: "Imported") -> str:
+    if v.module.startswith("."):
+        return (f"imported from {v.module}, a sibling module that is not in the kernel file's directory or "
+                "is not valid Python (or does not define it)")
+    return f"imported from {v.module} (only sibling modules are read)"
+
+
 class _Return(Exception):
     def __init__(self, value):
         self.value = value
@@ -152,8 +159,7 @@ class Evaluator(Translator):
             try:
                 return super().lookup(name)
             except ConvertError:
-                raise UnresolvedError(Unresolved(name, v.line, f"imported from {v.module} (other files are "
-                                                 "not read)")) from None
+                raise UnresolvedError(Unresolved(name, v.line, import_reason(v))) from None
             finally:
                 self.env[name] = saved
         try:
@@ -167,7 +173,7 @@ class Evaluator(Translator):
         if isinstance(hv, Unresolved):
             raise UnresolvedError(hv)
         if isinstance(hv, Imported):
-            raise UnresolvedError(Unresolved(name, hv.line, f"imported from {hv.module} (other files are not read)"))
+            raise UnresolvedError(Unresolved(name, hv.line, import_reason(hv)))
         raise UnresolvedError(Unresolved(name, None, "not defined in this file"))
 
     # -- expressions ----------------------------------------------------------------------

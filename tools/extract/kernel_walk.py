@@ -19,7 +19,7 @@ import op_sites
 import warps as warps_mod
 from corpus_notation import dotted
 from kernel_env import (ConvertError, Evaluator, FuncValue, Imported, LayoutExpr, MAX_CALL_DEPTH,
-                        Pool, Unresolved, UnresolvedError, assign_target, bind_imports,
+                        ModuleValue, Pool, Unresolved, UnresolvedError, assign_target, bind_imports,
                         eval_or_unresolved, names_of)
 
 LAYOUT_CALLS = {"TileLayout", "ComposeLayout", "SwizzleLayout", "mma_shared_layout", "tma_shared_layout",
@@ -343,10 +343,9 @@ class Walker:
             ev = Evaluator(env)
             if op_sites.is_op(sub, env):
                 op_sites.record(sub, env, ev, self.ex, sub.lineno, cond)
-            elif isinstance(sub.func, ast.Name) and sub.func.id in env and \
-                    isinstance(env[sub.func.id], FuncValue) and self.depth < MAX_CALL_DEPTH:
-                fv = env[sub.func.id]
-                called.add(sub.func.id)
+            elif helper_of(sub.func, env) is not None and self.depth < MAX_CALL_DEPTH:
+                fv = helper_of(sub.func, env)
+                called.add(ast.unparse(sub.func))
                 sub_env = dict(fv.closure)
                 sub_env.update({k: v for k, v in env.items() if k not in sub_env})
                 bind_call(fv.node, sub, sub_env, ev, self.ex)
@@ -388,6 +387,19 @@ def loop_values(st, ev, ex):
         return None, f"more than {MAX_UNROLLED_TOTAL} loop iterations walked one by one in this file"
     ex.unrolled += len(values)
     return values, None
+
+
+def helper_of(func, env):
+    """The FuncValue a call names: a function of this file (`helper(...)`) or of a sibling
+    module (`_mod.helper(...)`, kernel_env.sibling_module); else None."""
+    if isinstance(func, ast.Name):
+        v = env.get(func.id)
+        return v if isinstance(v, FuncValue) else None
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
+            isinstance(env.get(func.value.id), ModuleValue):
+        v = env[func.value.id].env.get(func.attr)
+        return v if isinstance(v, FuncValue) else None
+    return None
 
 
 def kern_launch_warps(fn, env) -> dict:
