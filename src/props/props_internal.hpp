@@ -56,5 +56,6 @@ Property prove_injective_property();
 Property prove_bounds_property();
 Property prove_equivalent_property();
 Property smem_wavefronts_property();
+Property smem_bank_engines_property();
 
 }  // namespace tirx::props

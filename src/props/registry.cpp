@@ -8,7 +8,7 @@ const std::vector<Property>& properties() {
       notation_roundtrip_property(), canonicalize_replicas_property(), apply_forms_property(),
       tcgen05_atom_property(),       swizzle_bijection_property(),     tma_compose_property(),
       prove_injective_property(),    prove_bounds_property(),          prove_equivalent_property(),
-      smem_wavefronts_property(),
+      smem_wavefronts_property(),    smem_bank_engines_property(),
   };
   return all;
 }

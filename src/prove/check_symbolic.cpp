@@ -10,6 +10,7 @@
 #include "checks_internal.hpp"
 #include "symbolic_internal.hpp"
 #include "tirx_verify/layout/error.hpp"
+#include "tirx_verify/prove/bank_engines.hpp"
 #include "tirx_verify/prove/symbolic.hpp"
 
 namespace tirx::prove {
@@ -214,6 +215,45 @@ CheckResult injective(const SymbolicInput& in, const CheckInput& in0, const std:
   return from_answer(in, id, query(in.params, in.limits), pass_message, check_injective, query);
 }
 
+// smem.bank-conflicts for all bindings: the concrete check at sample bindings, then one Z3 query
+// over the digits of the buffer and the fragment (bank_engines.hpp), a failure minimized and
+// re-checked at its binding.
+CheckResult bank_conflicts(const SymbolicInput& in, const CheckInput& in0) {
+  const std::string id = "smem.bank-conflicts";
+  for (const Env& b : sample_bindings(in.params)) {
+    CheckResult r;
+    try {
+      r = check_bank_conflicts(in.at(b));
+    } catch (const InputError&) {
+      continue;  // not well-formed there: layout.well-formed reports it
+    }
+    if (r.status == Status::kFail) {
+      r.engine = "sample+" + r.engine;
+      return at_binding(std::move(r), b);
+    }
+  }
+  const int eb = in0.elem_bits / 8;
+  const int width = in0.access_bytes ? in0.access_bytes : std::max(eb, 4);
+  const Query query = [&](const std::vector<ParamRange>& r, const EngineLimits& l) {
+    banks::SymbolicAccess sa;
+    sa.buffer = in.layout;
+    sa.access = *in.access;
+    sa.params = r;
+    sa.elem_bytes = eb;
+    sa.width_bytes = width;
+    sa.machine = in0.machine;
+    const banks::SymbolicVerdict v = banks::z3_layout(*in0.target, sa, l);
+    symbolic::Answer a;
+    a.status = v.status;
+    a.message = v.message;
+    a.binding = v.binding;
+    return a;
+  };
+  return from_answer(in, id, query(in.params, in.limits),
+                     fmt::format("every warp-wide {}-byte access at its ideal wavefront count", width),
+                     check_bank_conflicts, query);
+}
+
 }  // namespace
 
 unsigned symbolic_width(const SymbolicInput& in) {
@@ -323,6 +363,29 @@ std::vector<CheckResult> run_symbolic(const SymbolicInput& in) {
   });
   bnd.seconds = clock.seconds();
   out.push_back(std::move(bnd));
+
+  // ---- swizzle.legal: it reads only the swizzle parameters and the dtype, and a parameter
+  // cannot appear in a swizzle argument (the symbolic subset, layout/symbolic.hpp), so the
+  // first binding's answer is every binding's ----
+  if (in.layout.swizzle) {
+    clock = Stopwatch();
+    CheckResult sw = check_swizzle_legal(in0);
+    if (sw.status == Status::kPass || sw.status == Status::kFail) {
+      sw.engine = "structural(binding-independent)";
+      sw.message = fmt::format("for all {}: {} (the swizzle parameters and the dtype do not depend on the parameters)",
+                               ranges_text(in.params), sw.message);
+      sw.seconds = clock.seconds();
+      out.push_back(std::move(sw));
+    }
+  }
+
+  // ---- smem.bank-conflicts (with a symbolic --access fragment) ----
+  if (in.access && in0.target && check_bank_conflicts(in0).status != Status::kNotApplicable) {
+    clock = Stopwatch();
+    CheckResult bank = budgeted("smem.bank-conflicts", [&] { return bank_conflicts(in, in0); });
+    bank.seconds = clock.seconds();
+    out.push_back(std::move(bank));
+  }
   return out;
 }
 

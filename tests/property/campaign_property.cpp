@@ -53,10 +53,11 @@ TEST(PropertyCampaign, ProveInjective) { run("prove.injective"); }
 TEST(PropertyCampaign, ProveBounds) { run("prove.bounds"); }
 TEST(PropertyCampaign, ProveEquivalent) { run("prove.equivalent"); }
 TEST(PropertyCampaign, SmemWavefronts) { run("smem.wavefronts"); }
+TEST(PropertyCampaign, SmemBankEngines) { run("smem.bank-engines"); }
 
 TEST(PropertyCampaign, EveryPropertyHasATest) {
   // Keeps this file in step with the registry: a new property needs a TEST above.
-  EXPECT_EQ(properties().size(), 10u);
+  EXPECT_EQ(properties().size(), 11u);
 }
 
 }  // namespace

@@ -225,6 +225,13 @@ int run_ranged(const Opts& o, const std::vector<ParamRange>& ranges, const hw::T
       si.limits = limits_only.limits;
       si.limits.budget = command_budget();
       si.allow_broadcast = o.allow_broadcast;
+      if (!o.access.empty()) {
+        try {
+          si.access = parse_symbolic_layout(o.access, names);
+        } catch (const NotSymbolic&) {  // the fragment is swept (or undecided) instead
+        } catch (const InputError&) {   // make_input reports it
+        }
+      }
       sym = prove::run_symbolic(si);
     } catch (const NotSymbolic& e) {
       why_not = e.what();
@@ -283,6 +290,15 @@ int run_ranged(const Opts& o, const std::vector<ParamRange>& ranges, const hw::T
     if (id == "layout.well-formed" && results.back().status == prove::Status::kFail) break;
   }
 
+  nlohmann::json decided_ids = prove::symbolic_check_ids();
+  for (const prove::CheckResult& r : sym)
+    if (r.id == "swizzle.legal" || r.id == "smem.bank-conflicts") decided_ids.push_back(r.id);
+  // "well-formed, injective and bounds", then ", swizzle.legal" / ", smem.bank-conflicts".
+  std::string decided_text = "; well-formed, injective";
+  decided_text += decided_ids.size() > 3 ? ", bounds" : " and bounds";
+  for (std::size_t i = 3; i < decided_ids.size(); ++i)
+    decided_text += (i + 1 == decided_ids.size() ? " and " : ", ") + decided_ids[i].get<std::string>();
+  decided_text += " decided symbolically for every binding";
   nlohmann::json pj = nlohmann::json::array();
   std::string ptext;
   for (const ParamRange& r : ranges) {
@@ -293,16 +309,14 @@ int run_ranged(const Opts& o, const std::vector<ParamRange>& ranges, const hw::T
   if (o.json) {
     nlohmann::json j = {{"layout", o.layout}, {"params", pj}, {"params_swept", swept_n}};
     j["symbolic"] = sym.empty() ? nlohmann::json({{"decided", nlohmann::json::array()}, {"unavailable", why_not}})
-                                : nlohmann::json({{"decided", prove::symbolic_check_ids()}});
+                                : nlohmann::json({{"decided", decided_ids}});
     j["checks"] = report::results_json(results);
     std::cout << dump_json(j, 2) << "\n";
   } else {
     // The header says what the symbolic proof decided, not what it was asked: the checks below
     // give each verdict (a failure carries the binding that shows it).
     std::cout << fmt::format("{}  ({}: {} parameter bindings swept{})\n", o.layout, ptext, swept_n,
-                             sym.empty() ? fmt::format("; not symbolic: {}", why_not)
-                                         : std::string("; well-formed, injective and bounds decided symbolically "
-                                                       "for every binding"))
+                             sym.empty() ? fmt::format("; not symbolic: {}", why_not) : decided_text)
               << report::render_results_text(results);
   }
   return exit_code_of(results);

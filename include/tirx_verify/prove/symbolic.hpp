@@ -55,9 +55,14 @@ struct SymbolicInput {
   std::function<CheckInput(const Env&)> at;
   EngineLimits limits;     // limits.budget: the command's budget (a check that runs out is undecided)
   bool allow_broadcast = false;  // CheckInput::allow_broadcast for every binding
+  // The --access fragment as a symbolic layout (absent: not given, or outside the symbolic
+  // subset). With a shared buffer and an element type, smem.bank-conflicts is decided for every
+  // binding too (prove/bank_engines.hpp z3_layout), as a fourth result.
+  std::optional<SymLayout> access;
 };
 
-// The three results, in symbolic_check_ids() order; engine "z3-symbolic" (a fail re-checked by
+// The three results, in symbolic_check_ids() order (then smem.bank-conflicts when `access` is
+// given and the check applies at the first binding); engine "z3-symbolic" (a fail re-checked by
 // the concrete check: "z3-symbolic+<engine>"). Messages say "for all N=8..4096:8 (512 bindings)".
 // A result is kUndecided naming the limit when Z3 hits one. Throws NotSymbolic when a term can
 // exceed 2^62 in magnitude over the ranges (the concrete layouts could overflow int64).
