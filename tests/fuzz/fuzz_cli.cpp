@@ -9,6 +9,8 @@
 // or, with --json among the options, output that is not exactly one JSON document.
 //
 // What the harness keeps out, because it is slow by design rather than wrong:
+//   * child processes: TIRX_VERIFY_NO_SPAWN=1 makes `extract` answer exit 2 (extract.python)
+//     instead of running tools/extract/extract.py in python3;
 //   * absolute paths and "..": the input runs in an empty scratch directory, so `run DIR` and
 //     --target-file see only what the input names there (nothing), never the machine's files;
 //   * more than 4 MB of output (a layout listing millions of elements): the run stops there;
@@ -83,6 +85,8 @@ const std::filesystem::path& scratch_directory() {
     // a root (a campaign on a machine where this build's source path does not exist); everything
     // relative from the scratch.
     setenv("TIRX_VERIFY_ROOT", std::string(tirx::source_dir()).c_str(), 0);
+    // `extract` would start a Python process per input (cmd_extract.cpp): refuse it in-process.
+    setenv("TIRX_VERIFY_NO_SPAWN", "1", 1);
     static char tmpl[] = "/tmp/fuzz_cli.XXXXXX";
     if (!mkdtemp(tmpl)) std::abort();
     std::atexit([] {
