@@ -262,3 +262,24 @@ def test_ctrl_c_interrupts_within_100ms(layout, engine, other):
     # Three interrupts: the best shows the mechanism (< 100 ms), the worst that none is lost to a
     # loaded machine's scheduling (ctest runs other tests beside this one).
     assert len(ms) == 3 and min(ms) < 100 and max(ms) < 1000, f"KeyboardInterrupt {ms} ms after SIGINT"
+
+
+IGNORED = r"""
+import sys, time, signal, threading, os
+sys.path.insert(0, sys.argv[1])
+import tirx_verify as tv
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+def fire():
+    time.sleep(0.3)
+    os.kill(os.getpid(), signal.SIGINT)
+threading.Thread(target=fire, daemon=True).start()
+r = tv.equivalent("S[(1024,4096,16):(65536,16,1)]", "S[67108864:1]", engine="enum", time_limit=60)
+print(r["layout.equivalent"].status)
+"""
+
+
+def test_ignored_sigint_does_not_interrupt():
+    """A program that ignores SIGINT keeps it ignored: the proof runs to its answer."""
+    path = os.environ.get("TIRX_VERIFY_PYTHONPATH", "")
+    p = subprocess.run([sys.executable, "-c", IGNORED, path], capture_output=True, text=True, timeout=120)
+    assert p.stdout.strip() == "pass", p.stdout + p.stderr
