@@ -152,7 +152,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   // A small budget and small engine limits where the input does not set its own, right after
   // the subcommand (sim: after its leaf), so they are options of that subcommand.
-  static const std::vector<std::string> kCommands = {"check", "equiv", "run", "apply", "print", "fuzz"};
+  static const std::vector<std::string> kCommands = {"check", "equiv", "run", "apply", "print", "fuzz", "render"};
   static const std::vector<std::string> kSimLeaves = {"tcgen05.ld", "tcgen05.st", "smem", "swizzle"};
   std::size_t at = 0;
   if (!args.empty() && std::find(kCommands.begin(), kCommands.end(), args[0]) != kCommands.end()) at = 1;
@@ -164,7 +164,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!has(args, "--memory-limit")) extra.insert(extra.end(), {"--memory-limit", "256"});
     if ((args[0] == "check" || args[0] == "equiv") && !has(args, "--z3-timeout-ms"))
       extra.insert(extra.end(), {"--z3-timeout-ms", "20"});
-    if ((args[0] == "check" || args[0] == "run") && !has(args, "--max-points"))
+    if ((args[0] == "check" || args[0] == "run" || args[0] == "render") && !has(args, "--max-points"))
       extra.insert(extra.end(), {"--max-points", "10000"});
     args.insert(args.begin() + static_cast<std::ptrdiff_t>(at), extra.begin(), extra.end());
   }
