@@ -76,6 +76,11 @@ def main():
                 lr = subprocess.run([verify, "run", out], capture_output=True, text=True)
                 if lr.returncode not in (0, 1):
                     problems.append(f"tirx-verify run exit {lr.returncode}: {lr.stderr[-400:]}")
+                if "run_exit" in c and lr.returncode != c["run_exit"]:
+                    problems.append(f"tirx-verify run exit {lr.returncode}, expected {c['run_exit']}")
+                for s in c.get("run_contains", []):  # the checks' verdict on the extracted model
+                    if s not in lr.stdout:
+                        problems.append(f"tirx-verify run output lacks {s!r}")
                 if "sarif" in c:  # the finding's SARIF location is the kernel file's line
                     want = c["sarif"]
                     sr = subprocess.run([verify, "run", out, "--format", "sarif"], capture_output=True, text=True)

@@ -27,6 +27,8 @@ import subprocess
 import sys
 import tempfile
 
+import replace_model
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 PRE_DSL = "92240d63101f1636a0975ed1b89efd00dcb6c7af"
@@ -175,7 +177,7 @@ def compare_buffers(model, got, verify):
     return diffs, agree, missing
 
 
-def compare(model_path, mirrors, verify, out_dir):
+def compare(model_path, mirrors, verify, out_dir, replace=False):
     """Extract every candidate version of the kernel file at the bundled model's configuration and
     keep the one whose buffers agree with the most bundled buffers (ties: the earlier candidate);
     that version is also extracted at its own default configuration (no --param)."""
@@ -219,6 +221,13 @@ def compare(model_path, mirrors, verify, out_dir):
     row["ops_bundled"] = dict(collections.Counter(o["kind"] for o in model.get("ops", [])))
     row["ops_extracted"] = dict(collections.Counter(o["kind"] for o in got["ops"]))
     row["status"] = "complete" if ext["complete"] else f"{len(ext['unresolved'])} unresolved"
+    if replace:  # replace_model.py: the extracted ops go into the bundled file
+        why = replace_model.why_not(model, got, diffs, missing)
+        row["replaced"] = why is None
+        if why is None:
+            replace_model.write(model_path, replace_model.merged(model, got))
+        else:
+            row["not_replaced"] = why
     return row
 
 
@@ -278,6 +287,9 @@ def main(argv=None):
     ap.add_argument("--out", help="keep the extracted models in this directory")
     ap.add_argument("--only", action="append", default=[], help="only these kernels")
     ap.add_argument("--json", action="store_true", help="rows as JSON")
+    ap.add_argument("--replace", action="append", default=[],
+                    help="write this kernel's extracted ops into its bundled model when the extraction is complete "
+                         "and agrees (replace_model.py)")
     a = ap.parse_args(argv)
     verify = a.verify if os.path.isfile(a.verify) else None
     if a.out:
@@ -285,7 +297,9 @@ def main(argv=None):
     rows = []
     for f in sorted(os.listdir(a.models)):
         if f.endswith(".json") and (not a.only or f[:-5] in a.only):
-            rows.append(compare(os.path.join(a.models, f), MIRRORS, verify, a.out))
+            rows.append(compare(os.path.join(a.models, f), MIRRORS, verify, a.out, f[:-5] in a.replace))
+            if rows[-1].get("not_replaced"):
+                print(f"{f[:-5]}: not replaced: {rows[-1]['not_replaced']}", file=sys.stderr)
     if a.json:
         print(json.dumps(rows, indent=1))
         return 0

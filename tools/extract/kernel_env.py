@@ -42,6 +42,13 @@ MAX_ELEMENTS = 100_000
 MAX_CALL_DEPTH = 4
 
 
+KERN_INT_OPS = {"shift_right": lambda a, b: a >> b, "shift_left": lambda a, b: a << b,
+                "bitwise_and": lambda a, b: a & b, "bitwise_or": lambda a, b: a | b,
+                "bitwise_xor": lambda a, b: a ^ b}
+KERN_CONSTS = {"int32": "int", "uint32": "int", "int64": "int", "int16": "int", "uint16": "int",
+               "float32": "float", "float16": "float", "bfloat16": "float"}
+
+
 class Unresolved:
     """A value the source does not determine; `cause` is the Unresolved it depends on."""
 
@@ -241,6 +248,9 @@ class Evaluator(Translator):
             return getattr(base, attr)
         if isinstance(base, BufferRef) and attr in ("shape", "dtype"):
             return getattr(base, attr)
+        if isinstance(base, BufferRef) and attr == "ptr_to":
+            from fragments import ptr_to  # an element's address (fragments.py: ldmatrix rows)
+            return ptr_to(base)
         if isinstance(base, ModuleValue):
             if attr not in base.env:
                 raise UnresolvedError(Unresolved(f"{base.name}.{attr}", None, f"not defined in {base.file}"))
@@ -274,6 +284,19 @@ class Evaluator(Translator):
                 raise UnresolvedError(Unresolved(ast.unparse(node), node.lineno, "a register declared without an "
                                                  "initial value (a runtime variable)"))
             return self.value(init)
+        if short in KERN_INT_OPS and fname.startswith(("K.", "Kern.", "T.")) and len(node.args) == 2:
+            # kern DSL integer ops on values the source fixes (an address's row arithmetic)
+            a, b = (self.value(x) for x in node.args)
+            if not all(isinstance(x, int) and not isinstance(x, bool) for x in (a, b)):
+                raise ConvertError(f"{ast.unparse(node)!r}: {short} of non-integers")
+            return KERN_INT_OPS[short](a, b)
+        if short in KERN_CONSTS and fname.startswith(("K.", "Kern.", "T.")) and len(node.args) == 1 and \
+                not node.keywords:
+            # K.int32(2), K.float32(0.0): a typed constant; its value is the number
+            v = self.value(node.args[0])
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise ConvertError(f"{ast.unparse(node)!r} is not a constant")
+            return int(v) if KERN_CONSTS[short] == "int" else float(v)
         if fname in ("str",):
             v = self.value(node.args[0])
             return str(v)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 
 import allocators
+import fragments
 import op_sites
 import warps as warps_mod
 from corpus_notation import dotted
@@ -61,6 +62,7 @@ class Extraction:
         self.unrolled = 0                 # loop iterations walked one by one (MAX_UNROLLED_TOTAL)
         self.runtime_loops = 0            # depth of loops the walk does not unroll
         self.warp_branches = 0            # depth of branches on thread indices
+        self.reg_arrays: dict = {}        # (file, line, name) -> fragments.RegArray
 
     def executing_warps(self) -> list[int] | None:
         """The CTA warps that execute the current statement, or None when not determined."""
@@ -118,6 +120,8 @@ class Walker:
     def walk_function(self, fv: FuncValue, env: dict, called: set) -> None:
         """Walk a function body in `env` (parameters already bound)."""
         local_defs: dict[str, FuncValue] = {}
+        if self.ex.num_warps is None:  # @K.kernel(warps=W) on the function itself
+            self.ex.num_warps = decorator_warps(fv.node, env)
         self.ex.files.append(fv.file or self.ex.current_file())
         try:
             self._walk_function(fv, env, local_defs, called)
@@ -178,6 +182,13 @@ class Walker:
                     env[names[0]] = idx
                     if n is not None and ex.num_warps is None and 0 < n <= warps_mod.MAX_WARPS:
                         ex.num_warps = n
+                    return
+            if isinstance(value, ast.Call) and len(names) == 1:
+                arr = fragments.reg_array(value, ev, st.lineno, names[0])
+                if arr is not None:
+                    # one register array per allocation site (an unrolled loop meets it again)
+                    key = (ex.current_file(), st.lineno, names[0])
+                    env[names[0]] = ex.reg_arrays.setdefault(key, arr)
                     return
             if isinstance(value, ast.Call):
                 self.scan_calls(value, env, defs, called, cond, skip_top=True)
@@ -406,6 +417,8 @@ def kern_launch_warps(fn, env) -> dict:
     """kern DSL launches: `K.kernel(warps=W, ...)(body)` gives the function `body` W warps."""
     out = {}
     for n in ast.walk(fn):
+        if isinstance(n, ast.FunctionDef) and n is not fn and decorator_warps(n, env) is not None:
+            out[n.name] = decorator_warps(n, env)  # @K.kernel(warps=W, ...) on a nested def
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Call) and len(n.args) == 1 and \
                 isinstance(n.args[0], ast.Name) and (dotted(n.func.func) or "").split(".")[-1] == "kernel":
             for k in n.func.keywords:
@@ -417,6 +430,20 @@ def kern_launch_warps(fn, env) -> dict:
                     if 0 < w <= warps_mod.MAX_WARPS:
                         out[n.args[0].id] = w
     return out
+
+
+def decorator_warps(fn, env) -> int | None:
+    """W of a `@K.kernel(warps=W, ...)` decorator on `fn`, when the source fixes it."""
+    for d in fn.decorator_list:
+        if isinstance(d, ast.Call) and (dotted(d.func) or "").split(".")[-1] == "kernel":
+            for k in d.keywords:
+                if k.arg == "warps":
+                    try:
+                        w = Evaluator(env).as_int(k.value)
+                    except Exception:  # noqa: BLE001 - an undetermined count leaves the warps open
+                        return None
+                    return w if 0 < w <= warps_mod.MAX_WARPS else None
+    return None
 
 
 def walk_calls(node):
@@ -470,7 +497,10 @@ def arg_value(node, name, ev, line):
         return v
     if is_layout_expr(node):
         return LayoutExpr(node, line)
-    return eval_or_unresolved(ev, node, name, line)
+    v = eval_or_unresolved(ev, node, name, line)
+    if isinstance(v, Unresolved) and v.thread:
+        v.expr = (node, dict(ev.env))  # a per-lane value (an ldmatrix row address): re-evaluated per lane
+    return v
 
 
 def bind_buffer_params(fn: ast.FunctionDef, env: dict, ex: Extraction, ev: Evaluator) -> None:

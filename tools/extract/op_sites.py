@@ -119,10 +119,15 @@ def default_dispatch(dst: BufferRef, src: BufferRef) -> str | None:
 
 def record(call: ast.Call, env, ev, ex, line: int, cond) -> None:
     kind = _tile_kind(call)
+    if kind is None:
+        text = _ptx_text(call, env)
+        kind = None if not text or text.startswith("ptx[") else \
+            ".".join(text.split(".")[:2]) if text.startswith(("mma.sync", "cp.async", "wgmma.mma_async")) else \
+            text.split(".")[0]
     try:
-        if kind in ("copy_async", "copy"):
+        if kind in ("copy_async", "copy") and _tile_kind(call):
             op = _copy(call, kind, env, ev, ex, line)
-        elif kind == "gemm_async":
+        elif kind == "gemm_async" and _tile_kind(call):
             op = _gemm(call, env, ev, ex, line)
         elif isinstance(call.func, ast.Attribute) and call.func.attr in ("commit", "dealloc"):
             op = _tmem_pool_op(call, env, ev, ex, line)
@@ -130,6 +135,11 @@ def record(call: ast.Call, env, ev, ex, line: int, cond) -> None:
                 return
         elif _raw_alloc_kind(_ptx_text(call, env)):
             op = _raw_tmem_alloc(call, _ptx_text(call, env), ev, ex)
+        elif (_ptx_text(call, env) or "").startswith(("ldmatrix.", "mma.sync.")):
+            ops = _fragment_ops(call, _ptx_text(call, env), env, ev, ex)
+            for op in ops:
+                _append(op, call, ex, line, cond)
+            return
         else:
             text = _ptx_text(call, env) or ast.unparse(call.func)
             ex.block(f"op {text} at line {line}", line, None,
@@ -142,13 +152,51 @@ def record(call: ast.Call, env, ev, ex, line: int, cond) -> None:
     except (ConvertError, ArithmeticError, TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
         ex.block(f"op {kind or 'tcgen05'} at line {line}", line, None, f"not extracted: {e}")
         return
-    op["name"] = ex.unique(f"{op['kind'].replace('.', '_')}@{line}")
+    _append(op, call, ex, line, cond)
+
+
+def _append(op, call, ex, line, cond) -> None:
+    suffix = op.pop("_suffix", "")
+    op["name"] = ex.unique(f"{op['kind'].replace('.', '_')}@{line}{suffix}")
     if cond is not None:
-        op["notes"] = f"issued under the condition at line {cond.line} ({cond.reason})"
+        note = f"issued under the condition at line {cond.line} ({cond.reason})"
+        op["notes"] = f"{note}; {op['notes']}" if "notes" in op else note
     op["origin"] = ex.origin(line, call)
     ordered = {"name": op.pop("name"), "kind": op.pop("kind")}
     ordered.update(op)
     ex.ops.append(ordered)
+
+
+def _fragment_ops(call, text, env, ev, ex) -> list:
+    """ldmatrix / mma.sync (fragments.py): one op per issuing warp (the fragments are per warp:
+    laneid and register slot)."""
+    from allocators import _emit
+    from kernel_env import Evaluator
+    import fragments
+    ws = ex.executing_warps()
+    if ws is None:
+        raise ConvertError(f"{text.split('.')[0]} is executed by warps, and the kernel declares no thread index "
+                           "that fixes the CTA's warps")
+    ops = []
+    if text.startswith("ldmatrix."):
+        if len(call.args) < 2:
+            raise ConvertError("ldmatrix needs registers and an address")
+        regs = fragments._reg_operands(call.args[:-1], ev, len(call.args) - 1, "ldmatrix destination")
+        arr = regs[0].array
+        for w in ws:
+            ptrs = fragments._lane_ptrs(call.args[-1], env, w, Evaluator)
+            _buf, smem, frag, num, trans = fragments.ldmatrix_fragment(text, ptrs, regs)
+            fb = fragments.fragment_buffer(arr, frag, ex, _emit)
+            ops.append({"kind": "ldmatrix", "num": num, "trans": trans, "smem": smem, "regs": fb.name,
+                        "warps": [w], "_suffix": f".w{w}"})
+        return ops
+    op, note = fragments.mma_sync_op(text, call, ev, ex, _emit)
+    for w in ws:
+        o = dict(op, warps=[w], _suffix=f".w{w}")
+        if note:
+            o["notes"] = note
+        ops.append(o)
+    return ops
 
 
 def _kwargs(call, ev, known: set, line) -> dict:

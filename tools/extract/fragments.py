@@ -1,0 +1,448 @@
+"""Register fragments: `ldmatrix` and `mma.sync` written as instruction-level PTX.
+
+A kern-DSL / TIRx kernel keeps an MMA operand in a small register array and fills it with
+`ldmatrix`, every lane passing the shared address of one row:
+
+    frag = K.alloc_local((4,), "uint32")                          RegArray frag: 4 x 32-bit
+    K.ptx.ldmatrix.sync.aligned.m8n8.x4.shared.b16(frag[0], frag[1], frag[2], frag[3],
+                                                   tile.ptr_to(row0 + lane % 16, k0 + lane // 16 * 8))
+    K.ptx.mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32(acc[0..3], a[0..3], b[0..1], c[0..3])
+
+The model (docs/model-format.md) names a REGION of a `local` buffer whose layout is the
+fragment (laneid + register slot `m`), not per-lane addresses.  The extraction computes that
+fragment from the source, lane by lane, and never assumes the fragment an instruction expects:
+
+1. The pointer argument is evaluated at every lane of each issuing warp (warps.py gives the
+   thread indices their values): lane 8 j + r names row r of matrix j, i.e. the 8 logical
+   elements `(..., c .. c + 7)` of the shared buffer (PTX ISA 9.1 §9.7.14.5.15).
+2. The element behind half h of register j of thread t is (matrix j, row t // 4, col
+   2 (t % 4) + h), or (row 2 (t % 4) + h, col t // 4) with `.trans` (the same section; C++:
+   hw::ldmatrix_element).  So every 16-bit slot `2 q_j + h` of the array (q_j: the array index
+   passed as register j) of every lane holds one shared element.
+3. The rows form *lines*: a row and the row that continues it in the buffer's row-major order
+   (16 elements, two 16-byte rows) are one line; lines are ordered by position.  The fragment
+   buffer is (lines, elements per line): its element (i, e) is element e of line i.  The
+   elements must make a box of the shared buffer whose row-major order is the lines' order
+   (that box is the op's `smem` region, element by element with the fragment).
+4. The map (i, e) -> (lane, slot) must be a strided layout: linear in the bits of i and e
+   (checked at every element), each bit moving only the lane or only the slot.  It is written
+   as `S[(...):(... @laneid ...)]`.  What fails a step stays unresolved, saying which.
+
+mma.sync m16n8k16 reads the arrays as operands.  Which dimension of a fragment is M (N) and
+which is K is the instruction pair's meaning: without `.trans` a line is a row of the
+operand (M for A, N for B) and its elements run along K; with `.trans` a line runs along K.
+The operand's region is the box of fragment elements its registers hold (A: (M, K) = (16, 16)
+from 4 registers, B: (N, K) = (8, 16) from 2), written through a transposed view of the
+fragment (`NAME.T`) when lines run along K.  A thread's operand registers must be its
+ascending registers of that region (the format's convention), else the op stays unresolved.
+The accumulator array (4 x f32, written only by mma.sync) has the C fragment of PTX ISA
+§9.7.14.5.8 by definition: its registers are what the instruction writes.
+
+Consequence, written in docs/extract.md: the ldmatrix facts (row contiguity, alignment,
+swizzle, bank conflicts) and the register order passed to the mma are checked against the
+shared layout; the orientation of an operand follows `.trans`, so a `.trans` the kernel should
+not have used is not detectable from the source alone.
+"""
+from __future__ import annotations
+
+import ast
+import math
+import re
+
+from corpus_notation import dotted
+from kernel_env import BufferRef, ConvertError, UnresolvedError
+
+LANES = 32
+ROW_ELEMS = 8           # a matrix row of ldmatrix .m8n8 .b16: 8 16-bit elements (16 bytes)
+LINE_ROWS = 2           # rows joined into one line when they continue each other
+MMA_SHAPES = {"m16n8k16": {"a": (16, 16, 4), "b": (8, 16, 2), "c": (16, 8, 4)}}
+
+
+class RegArray:
+    """`K.alloc_local((n,), dtype)`: n registers of one thread, a runtime value element-wise."""
+
+    def __init__(self, name: str, line: int, n: int, dtype: str, node):
+        self.name, self.line, self.n, self.dtype, self.node = name, line, n, dtype, node
+        self.buffer: BufferRef | None = None   # the model buffer once a fragment is known
+        self.frag: dict | None = None          # {"shape", "map": {(i, e): (lane, slot)}, "trans", "dtype"}
+        self.views: dict = {}                  # "T" -> BufferRef of the transposed view
+        self.c_fragment = False                # the mma.sync C fragment
+
+    def __getitem__(self, i):
+        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < self.n:
+            raise ConvertError(f"{self.name}[{i!r}] is not one of its {self.n} registers")
+        return RegElem(self, i)
+
+
+class RegElem:
+    def __init__(self, array: RegArray, index: int):
+        self.array, self.index = array, index
+
+
+class Ptr:
+    """`buf.ptr_to(i, j)` / `buf.ptr_to([i, j])`: the address of one element of a model buffer."""
+
+    def __init__(self, buf: BufferRef, coords: tuple):
+        self.buf, self.coords = buf, coords
+
+
+def ptr_to(buf: BufferRef):
+    def f(*idx):
+        if len(idx) == 1 and isinstance(idx[0], (tuple, list)):
+            idx = tuple(idx[0])
+        if len(idx) != len(buf.shape) or not all(isinstance(i, int) and not isinstance(i, bool) for i in idx):
+            raise ConvertError(f"{buf.name}.ptr_to{tuple(idx)!r} does not name one element of a "
+                               f"{len(buf.shape)}-D buffer")
+        if any(not 0 <= i < n for i, n in zip(idx, buf.shape)):
+            raise ConvertError(f"{buf.name}.ptr_to{tuple(idx)!r} is outside its shape {tuple(buf.shape)}")
+        return Ptr(buf, tuple(idx))
+    return f
+
+
+def reg_array(call: ast.Call, ev, line: int, name: str):
+    """The RegArray a `K.alloc_local((n,), dtype)` / `T.alloc_local([n], dtype)` binds, or None."""
+    d = dotted(call.func) or ""
+    if d.split(".")[-1] != "alloc_local" or not d.startswith(("K.", "T.", "Tx.", "Kern.")):
+        return None
+    try:
+        shape = ev.value(call.args[0]) if call.args else None
+        shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
+        dt = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "dtype"), None)
+        dtype = str(ev.value(dt)) if dt is not None else None
+    except Exception:  # noqa: BLE001 - an array whose size the source does not fix is not modelled
+        return None
+    if len(shape) != 1 or not isinstance(shape[0], int) or not 0 < shape[0] <= 256 or dtype is None:
+        return None
+    return RegArray(name, line, shape[0], dtype, call)
+
+
+# -- PTX instruction maps ------------------------------------------------------------------
+
+
+def ldmatrix_element(trans: bool, t: int, j: int, h: int) -> tuple[int, int, int]:
+    """(matrix, row, col) behind half h of register j of thread t (PTX ISA 9.1 §9.7.14.5.15;
+    C++ hw::ldmatrix_element)."""
+    if trans:
+        return j, 2 * (t % 4) + h, t // 4
+    return j, t // 4, 2 * (t % 4) + h
+
+
+def mma_c_element(t: int, i: int) -> tuple[int, int]:
+    """(m, n) of C/D element i of thread t, m16n8k16 (PTX ISA 9.1 §9.7.14.5.8; C++
+    hw::mma_m16n8k16_c)."""
+    return t // 4 + 8 * (i // 2), 2 * (t % 4) + (i % 2)
+
+
+# -- layouts from element maps -------------------------------------------------------------
+
+
+def factor_layout(shape: tuple, fn) -> str:
+    """`S[...]` text of the layout (coords) -> (lane, slot) = fn(coords), over `shape` in
+    row-major order; ConvertError unless fn is strided (see the module docstring, step 4)."""
+    bits = []  # (dim, bit)
+    for d, n in enumerate(shape):
+        if n < 1 or n & (n - 1):
+            raise ConvertError(f"fragment dimension {n} is not a power of two")
+        bits.extend((d, b) for b in reversed(range(n.bit_length() - 1)))
+    zero = (0,) * len(shape)
+    if fn(zero) != (0, 0):
+        raise ConvertError(f"the fragment's first element is held by lane/slot {fn(zero)}, not lane 0 slot 0")
+    delta = {}
+    for d, b in bits:
+        c = list(zero)
+        c[d] = 1 << b
+        dl, ds = fn(tuple(c))
+        if (dl != 0) == (ds != 0) or dl < 0 or ds < 0:
+            raise ConvertError(f"bit {b} of fragment dimension {d} moves (lane, slot) by {(dl, ds)}: not a "
+                               "strided layout")
+        delta[(d, b)] = (dl, ds)
+    for idx in range(math.prod(shape)):
+        c, rest = [], idx
+        for n in reversed(shape):
+            c.append(rest % n)
+            rest //= n
+        c = tuple(reversed(c))
+        want = [0, 0]
+        for d, b in bits:
+            if c[d] >> b & 1:
+                want[0] += delta[(d, b)][0]
+                want[1] += delta[(d, b)][1]
+        if fn(c) != tuple(want):
+            raise ConvertError(f"fragment element {c} is held by lane/slot {fn(c)}, not the {tuple(want)} a "
+                               "strided layout gives")
+    runs = []  # [extent, stride, axis, dim]
+    for d, b in bits:
+        dl, ds = delta[(d, b)]
+        axis, stride = ("laneid", dl) if dl else ("m", ds)
+        if runs and runs[-1][3] == d and runs[-1][2] == axis and runs[-1][1] == 2 * stride:
+            runs[-1][0] *= 2
+            runs[-1][1] = stride
+        else:
+            runs.append([2, stride, axis, d])
+    for d, n in enumerate(shape):
+        if n == 1:
+            runs.append([1, 0, "m", d])
+    runs.sort(key=lambda r: r[3])  # stable: bit order within a dimension is kept
+    ext = [str(r[0]) for r in runs]
+    strides = [f"{r[1]}@laneid" if r[2] == "laneid" else str(r[1]) for r in runs]
+    if len(runs) == 1:
+        return f"S[{ext[0]}:{strides[0]}]"
+    return f"S[({','.join(ext)}):({','.join(strides)})]"
+
+
+# -- op records ----------------------------------------------------------------------------
+
+
+def _reg_operands(nodes, ev, count: int, what: str) -> list[RegElem]:
+    regs = []
+    for n in nodes:
+        v = ev.value(n)
+        if not isinstance(v, RegElem):
+            raise ConvertError(f"{what} operand {ast.unparse(n)!r} is not a register of a K.alloc_local array")
+        regs.append(v)
+    if len(regs) != count:
+        raise ConvertError(f"{what} takes {count} registers, the source passes {len(regs)}")
+    arr = regs[0].array
+    if any(r.array is not arr for r in regs):
+        raise ConvertError(f"the {what} registers are not of one register array")
+    return regs
+
+
+def _lane_ptrs(node, env, warp: int, ev_cls) -> list[Ptr]:
+    out = []
+    for lane in range(LANES):
+        try:
+            p = ev_cls(env, thread=(warp, lane)).value(node)
+        except UnresolvedError as e:
+            raise UnresolvedError(e.item) from None
+        if not isinstance(p, Ptr):
+            raise ConvertError(f"the address {ast.unparse(node)!r} is not a ptr_to of a model buffer")
+        out.append(p)
+    if any(p.buf.name != out[0].buf.name for p in out):
+        raise ConvertError("the lanes' addresses point into different buffers")
+    return out
+
+
+def _linear(shape, coords) -> int:
+    i = 0
+    for c, n in zip(coords, shape):
+        i = i * n + c
+    return i
+
+
+def ldmatrix_fragment(text: str, ptrs: list[Ptr], regs: list[RegElem]):
+    """(buffer, smem region text, fragment dict) of one warp's ldmatrix."""
+    m = re.search(r"\.x([124])\b", text)
+    num = int(m.group(1)) if m else 1
+    trans = ".trans" in text
+    if ".m8n8" not in text or not text.endswith(".b16"):
+        raise ConvertError(f"{text!r}: only ldmatrix .m8n8 .b16 is modelled")
+    buf = ptrs[0].buf
+    if buf.scope not in ("shared", "shared.dyn"):
+        raise ConvertError(f"ldmatrix reads {buf.name}, a {buf.scope} buffer")
+    if str(buf.dtype) not in ("bfloat16", "float16", "int16", "uint16"):
+        raise ConvertError(f"ldmatrix .b16 of {buf.name}, whose dtype {buf.dtype} is not 16-bit")
+    if [r.index for r in regs] != list(range(regs[0].array.n)) or regs[0].array.n != num:
+        raise ConvertError(f"ldmatrix .x{num} writes registers {[r.index for r in regs]} of the "
+                           f"{regs[0].array.n}-register array {regs[0].array.name}: only a whole array in "
+                           "register order is modelled")
+    shape = buf.shape
+    rows = []  # per matrix row: linear index of its first element (row-major over the buffer)
+    for t in range(8 * num):
+        c = ptrs[t].coords
+        if c[-1] + ROW_ELEMS > shape[-1]:
+            raise ConvertError(f"lane {t}'s row {buf.name}{list(c)} runs past the last dimension {shape[-1]}")
+        rows.append(_linear(shape, c))
+    # Lines: rows joined with the row that continues them (module docstring, step 3).
+    starts = sorted(rows)
+    if len(set(starts)) != len(starts):
+        raise ConvertError("two lanes pass the same row address")
+    lines, used = [], set()
+    for s in starts:
+        if s in used:
+            continue
+        line = [s]
+        used.add(s)
+        while len(line) < LINE_ROWS and line[-1] + ROW_ELEMS in rows and line[-1] + ROW_ELEMS not in used:
+            line.append(line[-1] + ROW_ELEMS)
+            used.add(line[-1])
+        lines.append(line)
+    width = len(lines[0]) * ROW_ELEMS
+    if any(len(ln) * ROW_ELEMS != width for ln in lines):
+        raise ConvertError("the rows do not form lines of one length")
+    where = {}  # linear start of a row -> (line, first element in the line)
+    for i, ln in enumerate(lines):
+        for k, s in enumerate(ln):
+            where[s] = (i, k * ROW_ELEMS)
+    # The box the elements make, and its row-major order against the lines' order.
+    elems = [s + e for ln in lines for s in ln for e in range(ROW_ELEMS)]
+    coords = []
+    for x in elems:
+        c, rest = [], x
+        for n in reversed(shape):
+            c.append(rest % n)
+            rest //= n
+        coords.append(tuple(reversed(c)))
+    lo = [min(c[d] for c in coords) for d in range(len(shape))]
+    hi = [max(c[d] for c in coords) + 1 for d in range(len(shape))]
+    box = sorted(_linear(shape, c) for c in _box(lo, hi))
+    if box != elems:
+        raise ConvertError(f"the rows ldmatrix reads are not a box of {buf.name} in row-major order")
+    region = ", ".join(":" if (a, b) == (0, n) else (str(a) if b == a + 1 else f"{a}:{b}")
+                       for a, b, n in zip(lo, hi, shape))
+    fmap = {}
+    for t in range(LANES):
+        for j, r in enumerate(regs):
+            for h in range(2):
+                mat, row, col = ldmatrix_element(trans, t, j, h)
+                line, e0 = where[rows[8 * mat + row]]
+                fmap[(line, e0 + col)] = (t, 2 * r.index + h)
+    frag = {"shape": (len(lines), width), "map": fmap, "trans": trans, "dtype": str(buf.dtype)}
+    return buf, f"{buf.name}[{region}]", frag, num, trans
+
+
+def _box(lo, hi):
+    if not lo:
+        yield ()
+        return
+    for i in range(lo[0], hi[0]):
+        for rest in _box(lo[1:], hi[1:]):
+            yield (i,) + rest
+
+
+def fragment_buffer(arr: RegArray, frag: dict, ex, emit) -> BufferRef:
+    """The model buffer of a register array holding `frag`; the same array must hold the same
+    fragment at every ldmatrix."""
+    if arr.frag is not None:
+        if (arr.frag["shape"], arr.frag["map"], arr.frag["dtype"]) != (frag["shape"], frag["map"], frag["dtype"]):
+            raise ConvertError(f"register array {arr.name} (line {arr.line}) holds another fragment here than at "
+                               "its first ldmatrix: one model buffer has one layout")
+        return arr.buffer
+    if arr.dtype not in ("uint32", "int32"):
+        raise ConvertError(f"ldmatrix writes 32-bit registers; {arr.name} is a {arr.dtype} array")
+    layout = factor_layout(frag["shape"], lambda c: frag["map"][c])
+    arr.frag = frag
+    arr.buffer = emit(ex, arr.name, "local", frag["shape"], frag["dtype"], layout, arr.line, arr.node)
+    return arr.buffer
+
+
+def transposed_view(arr: RegArray, ex, emit) -> BufferRef:
+    if "T" not in arr.views:
+        L, E = arr.frag["shape"]
+        fmap = arr.frag["map"]
+        layout = factor_layout((E, L), lambda c: fmap[(c[1], c[0])])
+        arr.views["T"] = emit(ex, f"{arr.buffer.name}.T", "local", (E, L), arr.frag["dtype"], layout, arr.line,
+                              arr.node, view_of=arr.buffer.name)
+    return arr.views["T"]
+
+
+def operand_region(arr: RegArray, regs: list[RegElem], role: str, ex, emit) -> str:
+    """REGION text of mma.sync operand `role` ("a" or "b") held in `regs` of `arr`."""
+    if arr.frag is None:
+        raise ConvertError(f"mma.sync operand {role.upper()} is register array {arr.name} (line {arr.line}), "
+                           "which no modelled ldmatrix filled (its values come from thread arithmetic the "
+                           "format does not describe)")
+    rows, cols, nregs = MMA_SHAPES["m16n8k16"][role]
+    slots = {2 * r.index + h for r in regs for h in range(2)}
+    trans = arr.frag["trans"]
+    held = [(e, i) if trans else (i, e) for (i, e), (_, s) in arr.frag["map"].items() if s in slots]
+    lo = [min(c[d] for c in held) for d in range(2)]
+    hi = [max(c[d] for c in held) + 1 for d in range(2)]
+    if (hi[0] - lo[0], hi[1] - lo[1]) != (rows, cols) or len(held) != rows * cols or \
+            len(set(held)) != len(held):
+        raise ConvertError(f"the registers {[r.index for r in regs]} of {arr.name} hold no ({rows}, {cols}) "
+                           f"box of its fragment (operand {role.upper()})")
+    # The format's convention: a thread's operand registers are its ascending registers of the region.
+    per_lane: dict = {}
+    for (i, e), (t, s) in arr.frag["map"].items():
+        if s in slots:
+            per_lane.setdefault(t, set()).add(s // 2)
+    want = [r.index for r in regs]
+    for t, rs in per_lane.items():
+        if sorted(rs) != want:
+            raise ConvertError(f"lane {t} passes registers {want} of {arr.name} as operand {role.upper()}, not its "
+                               f"ascending registers {sorted(rs)} of the operand's elements (the format's order)")
+    buf = transposed_view(arr, ex, emit) if trans else arr.buffer
+    shp = buf.shape
+    parts = [":" if (a, b) == (0, n) else f"{a}:{b}" for a, b, n in zip(lo, hi, shp)]
+    return buf.name if all(p == ":" for p in parts) else f"{buf.name}[{', '.join(parts)}]"
+
+
+def c_buffer(arr: RegArray, ex, emit) -> BufferRef:
+    if arr.buffer is not None and not arr.c_fragment:
+        raise ConvertError(f"register array {arr.name} is an ldmatrix fragment and the mma.sync accumulator")
+    if arr.buffer is None:
+        if arr.n != 4 or arr.dtype not in ("float32", "float"):
+            raise ConvertError(f"mma.sync f32 accumulator {arr.name} has {arr.n} {arr.dtype} registers, not 4 "
+                               "float32")
+        fmap = {}
+        for t in range(LANES):
+            for i in range(4):
+                fmap[mma_c_element(t, i)] = (t, i)
+        layout = factor_layout((16, 8), lambda c: fmap[c])
+        arr.c_fragment = True
+        arr.buffer = emit(ex, arr.name, "local", (16, 8), "float32", layout, arr.line, arr.node)
+    return arr.buffer
+
+
+def mma_sync_op(text: str, call: ast.Call, ev, ex, emit) -> tuple[dict, str | None]:
+    """The model op fields of one warp's mma.sync (without warps/name), and a note."""
+    m = re.match(r"mma\.sync\.aligned\.(m\d+n\d+k\d+)\.row\.col\.(\w+)\.(\w+)\.(\w+)\.(\w+)$", text)
+    if m is None or m.group(1) not in MMA_SHAPES:
+        raise ConvertError(f"{text!r}: only mma.sync.aligned.m16n8k16.row.col is modelled")
+    dd, ad, bd, cd = m.group(2), m.group(3), m.group(4), m.group(5)
+    if dd != "f32" or cd != "f32" or ad not in ("bf16", "f16") or bd != ad:
+        raise ConvertError(f"{text!r}: only f32 accumulators with bf16/f16 inputs are modelled")
+    args = []
+    for a in call.args:
+        if isinstance(a, ast.Starred):
+            v = ev.value(a.value)
+            if not isinstance(v, (tuple, list)):
+                raise ConvertError(f"*{ast.unparse(a.value)} is not a tuple")
+            args.extend(("value", x) for x in v)
+        else:
+            args.append(("node", a))
+    if len(args) != 14:
+        raise ConvertError(f"mma.sync m16n8k16 f32 takes 14 operands, the source passes {len(args)}")
+
+    def regs_of(part, count, what):
+        nodes = []
+        for kind, x in part:
+            if kind != "node":
+                raise ConvertError(f"{what} operand is a constant")
+            nodes.append(x)
+        return _reg_operands(nodes, ev, count, what)
+
+    d = regs_of(args[0:4], 4, "D")
+    a = regs_of(args[4:8], 4, "A")
+    b = regs_of(args[8:10], 2, "B")
+    if [r.index for r in d] != [0, 1, 2, 3]:
+        raise ConvertError("D registers not passed in order 0..3")
+    dtype = {"bf16": "bfloat16", "f16": "float16"}[ad]
+    for arr in (a[0].array, b[0].array):
+        if arr.frag is not None and arr.frag["dtype"] != dtype:
+            raise ConvertError(f"{arr.name} holds {arr.frag['dtype']} elements; the instruction reads {ad}")
+    note = None
+    cvals = []
+    for kind, x in args[10:14]:
+        if kind == "value":
+            cvals.append(x)
+        else:
+            try:
+                cvals.append(ev.value(x))
+            except UnresolvedError:
+                raise
+    if all(isinstance(v, RegElem) for v in cvals):
+        if [(v.array, v.index) for v in cvals] != [(d[0].array, i) for i in range(4)]:
+            raise ConvertError("C is not the D registers (C aliases D is the form modelled)")
+    elif all(isinstance(v, (int, float)) and not isinstance(v, bool) and v == 0 for v in cvals):
+        note = ("C is the constant 0: the format's mma.sync reads c; its registers here are those of D, which "
+                "no earlier op wrote (kernel.coverage counts it as an accumulator zeroed by thread arithmetic)")
+    else:
+        raise ConvertError("C is neither D's registers nor the constant 0")
+    cbuf = c_buffer(d[0].array, ex, emit)
+    op = {"kind": "mma.sync", "shape": m.group(1),
+          "a": operand_region(a[0].array, a, "a", ex, emit),
+          "b": operand_region(b[0].array, b, "b", ex, emit),
+          "c": cbuf.name}
+    return op, note
