@@ -180,6 +180,18 @@ std::optional<CheckResult> sample_failure(const Context& c, const ConcreteCheck&
   return std::nullopt;
 }
 
+symbolic::Answer sampled_or_query(const Context& c, const ConcreteCheck& run, const Query& query) {
+  if (auto f = sample_failure(c, run)) {
+    symbolic::Answer a;
+    a.status = Status::kFail;
+    Env b;
+    for (const auto& [k, v] : f->witness.at("params").items()) b[k] = v.get<std::int64_t>();
+    a.binding = std::move(b);
+    return a;
+  }
+  return query(c.params, c.limits);
+}
+
 }  // namespace symres
 
 namespace {
@@ -372,7 +384,9 @@ std::vector<CheckResult> run_symbolic(const SymbolicInput& in) {
     return symbolic::bounds(in.layout, r, targets, l);
   };
   CheckResult bnd = budgeted("layout.bounds", [&] {
-    return from_answer(in, "layout.bounds", bounds_query(in.params, in.limits),
+    // Concrete checks at the sample bindings first (a failure is minimized like a solver's):
+    // the digit query of a swizzled footprint is the slow one.
+    return from_answer(in, "layout.bounds", symres::sampled_or_query(context(in), check_bounds, bounds_query),
                        ranges_note.empty() ? "no coordinates" : ranges_note, check_bounds, bounds_query);
   });
   bnd.seconds = clock.seconds();

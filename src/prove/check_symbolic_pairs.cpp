@@ -152,14 +152,7 @@ CheckResult run_symbolic_equivalent(const SymbolicEquivalenceInput& in) {
     return symbolic::equivalent(in.a, in.b, r, in.shape_elems, l);
   };
   // A failure at a sample binding is minimized like a solver's (it may be a corner of the box).
-  symbolic::Answer a;
-  if (auto f = symres::sample_failure(c, run)) {
-    a.status = Status::kFail;
-    a.binding = Env{};
-    for (const auto& [k, v] : f->witness.at("params").items()) (*a.binding)[k] = v.get<std::int64_t>();
-  } else {
-    a = query(in.params, in.limits);
-  }
+  const symbolic::Answer a = symres::sampled_or_query(c, run, query);
   CheckResult r = symres::from_answer(c, id, a, "both layouts map every element to the same image set", run, query);
   r.seconds = clock.seconds();
   return r;

@@ -37,6 +37,9 @@ std::vector<Env> sample_bindings(const std::vector<ParamRange>& ranges);
 // The concrete check at the sample bindings: the first failure (engine "sample+<engine>",
 // marked with its binding), or nullopt. A binding that is not a valid input is skipped.
 std::optional<CheckResult> sample_failure(const Context& c, const ConcreteCheck& run);
+// The concrete check at the sample bindings; a failure there becomes a kFail answer at its
+// binding (for from_answer to minimize and re-check), else `query` over all of c.params.
+symbolic::Answer sampled_or_query(const Context& c, const ConcreteCheck& run, const Query& query);
 // The failing binding with the smallest parameter values in --param order, starting from the
 // failing binding `best` (bisection on each parameter's index with `query`; at most a quarter of
 // the Z3 time; on a limit the best binding so far, still a failing one).
