@@ -28,6 +28,7 @@ struct Answer {
   std::string message;          // kPass: the solver's note; kUndecided: the limit
   std::optional<Env> binding;   // kFail: a binding where the property fails
   std::size_t target = 0;       // bounds kFail: the violated target
+  std::optional<std::int64_t> element;  // tmem_partition kFail: the buffer's flat element index
 };
 
 // The common bit width: 3 + the bits of the largest magnitude any term can take over `ranges`

@@ -173,7 +173,19 @@ Answer tmem_partition(const SymLayout& buffer, const SymLayout& fragment, const 
     for (const auto& d : t.domain()) s.add(d);
     s.add(all_of(ctx, wf));
     s.add(size_of(t, buffer) != size_of(t, fragment) || all_of(ctx, element));
-    return solve(session, t, s);
+    Answer ans2 = solve(session, t, s);
+    if (ans2.status == Status::kFail) {  // the element the model names (when the sizes agree there)
+      const z3::model model = s.get_model();
+      if (model.eval(size_of(t, buffer) == size_of(t, fragment), true).is_true()) {
+        z3::expr flat = t.num(0), weight = t.num(1);
+        for (std::size_t k = buffer.shard.size(); k-- > 0;) {
+          flat = flat + pb.vars[k] * weight;
+          weight = weight * t.term(buffer.shard[k].extent);
+        }
+        ans2.element = z3enc::numeral(model.eval(flat, true));
+      }
+    }
+    return ans2;
   });
 }
 
