@@ -6,7 +6,7 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-set(tirx_exported tirx_layout tirx_hw tirx_prove tirx_kernel tirx_report tirx_verify_lib)
+set(tirx_exported tirx_layout tirx_hw tirx_prove tirx_kernel tirx_report tirx_render tirx_verify_lib)
 set_target_properties(tirx_verify_lib PROPERTIES EXPORT_NAME tirx_verify)
 install(TARGETS ${tirx_exported} EXPORT tirx_verifyTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev

@@ -23,6 +23,7 @@ esac
 jobs="$(nproc)"
 
 start=$SECONDS
+scripts/install-deps.sh --test  # chromium, for the picture test (tests/render/run_browser_test.py)
 scripts/build.sh
 ctest --test-dir build --output-on-failure -j"$jobs"
 echo "test.sh: normal build and tests: $((SECONDS - start)) s"

@@ -24,6 +24,7 @@
 #include "tirx_verify/kernel/verify.hpp"
 #include "tirx_verify/layout/error.hpp"
 #include "tirx_verify/prove/check.hpp"
+#include "tirx_verify/prove/run_check.hpp"
 #include "tirx_verify/report/report.hpp"
 
 namespace tirx::py_bind {
@@ -105,7 +106,7 @@ void bind_check(py::module_& m) {
          std::optional<std::int64_t> alloc_elems, std::optional<Layout> access, const std::string& access_text,
          int access_bytes, std::optional<int> row_imm, std::optional<Layout> other, const std::string& other_text,
          const std::string& engine, bool cross_check, bool allow_broadcast, const std::string& target,
-         double time_limit, std::int64_t memory_limit_mb, std::int64_t z3_timeout_ms) {
+         double time_limit, std::int64_t memory_limit_mb, std::int64_t z3_timeout_ms, const std::string& only) {
         CheckArgs a{std::move(shape), dtype, scope, engine, target, alloc_cols, alloc_elems, std::move(access),
                     std::move(other), text, access_text, other_text, access_bytes, row_imm, cross_check,
                     allow_broadcast, z3_timeout_ms};
@@ -116,7 +117,10 @@ void bind_check(py::module_& m) {
         {
           InterruptScope scope_guard(&budget);
           py::gil_scoped_release release;
-          results = prove::run_all(in);
+          if (only.empty())
+            results = prove::run_all(in);
+          else
+            results.push_back(prove::run_check(only, in));
         }
         check_signals();  // KeyboardInterrupt if Ctrl-C stopped the proof
         py::list out;
@@ -137,8 +141,9 @@ void bind_check(py::module_& m) {
       py::arg("alloc_cols"), py::arg("alloc_elems"), py::arg("access"), py::arg("access_text"),
       py::arg("access_bytes"), py::arg("row_imm"), py::arg("other"), py::arg("other_text"), py::arg("engine"),
       py::arg("cross_check"), py::arg("allow_broadcast"), py::arg("target"), py::arg("time_limit"),
-      py::arg("memory_limit_mb"), py::arg("z3_timeout_ms"),
-      "Every registered check on one layout (prove::run_all); a list of result dicts");
+      py::arg("memory_limit_mb"), py::arg("z3_timeout_ms"), py::arg("only") = "",
+      "Every registered check on one layout (prove::run_all), or the one named by `only` "
+      "(prove::run_check); a list of result dicts");
 
   m.def(
       "check_kernel",

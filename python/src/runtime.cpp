@@ -100,7 +100,13 @@ void raise_input_error(const std::string& check_id, const std::string& message) 
 }
 
 InterruptScope::InterruptScope(Budget* budget, bool cli) : budget_(budget), cli_(cli) {
-  if (std::this_thread::get_id() == g_main_thread) {
+  struct sigaction current {};
+  // Only in front of a real handler (Python's): SIGINT ignored (SIG_IGN) or left to kill the
+  // process (SIG_DFL) is the program's choice, and stays so.
+  const bool python_handles = sigaction(SIGINT, nullptr, &current) == 0 &&
+                              ((current.sa_flags & SA_SIGINFO) ? current.sa_sigaction != nullptr
+                                                               : current.sa_handler != SIG_IGN && current.sa_handler != SIG_DFL);
+  if (std::this_thread::get_id() == g_main_thread && python_handles) {
     start_watcher();
     struct sigaction ours {};
     ours.sa_sigaction = on_sigint;

@@ -8,7 +8,8 @@
 // thread (started once) reads it and interrupts every budget in flight (Budget::interrupt: the
 // loops stop at their next Pacer poll, a Z3 query is cancelled through its InterruptHook) and the
 // in-process CLI command, if one runs. Off the main thread nothing is installed (Python delivers
-// signals to the main thread only); such a call still ends at its own time limit.
+// signals to the main thread only); such a call still ends at its own time limit. Nor when SIGINT
+// is ignored (SIG_IGN) or has its default action (SIG_DFL): that choice of the program stands.
 #pragma once
 
 #include <pybind11/pybind11.h>

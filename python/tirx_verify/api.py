@@ -126,8 +126,8 @@ def equivalent(a, b, shape=None, params=None, engine="auto", time_limit=None, cr
     text = a if isinstance(a, str) else la.builder()
     checks = _core.check(la._h, text, list(shape) if shape is not None else None, "", "unknown", None, None, None,
                          "", 0, None, lb._h, b if isinstance(b, str) else lb.builder(), engine, cross_check, False,
-                         "sm_100a", time_limit, _core.default_memory_mb(), 20000)
-    return Report(text, la.builder(), [c for c in checks if c["id"] == "layout.equivalent"])
+                         "sm_100a", time_limit, _core.default_memory_mb(), 20000, "layout.equivalent")
+    return Report(text, la.builder(), checks)
 
 
 class KernelModel:

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "tirx_verify/hw/target.hpp"
+#include "tirx_verify/kernel/buffer_input.hpp"
 #include "tirx_verify/kernel/graph.hpp"
 #include "tirx_verify/hw/tmem_alloc.hpp"
 #include "tirx_verify/layout/factories.hpp"
@@ -32,44 +33,50 @@ void check_alloc_cols(const hw::Target& t, std::int64_t cols) {
   alloc.alloc(static_cast<int>(cols));
 }
 
+prove::CheckInput buffer_check_input(const BufferModel& b, const KernelModel& k, const hw::Target& target,
+                                     const prove::EngineLimits& limits, std::string* resolved) {
+  Env env;
+  for (const auto& [name, p] : k.params) env[name] = p.value;
+  prove::CheckInput in;
+  in.layout = parse_layout(b.layout, env);
+  in.text = b.layout;
+  if (resolved) *resolved = print_layout(in.layout, PrintStyle::kBuilder);
+  if (!b.shape.empty()) in.shape = b.shape;
+  in.dtype = b.dtype;
+  in.elem_bits = dtype_bits(b.dtype);
+  in.scope = prove::parse_scope(b.scope);
+  in.alloc_cols = b.alloc_cols;
+  // A view without its own allocation lives in its storage root's, from its column offset.
+  for (const BufferModel* v = &b; v->view_of;) {
+    in.tmem_col_offset += v->view_col;
+    v = k.find_buffer(*v->view_of);
+    if (!v) break;
+    if (!in.alloc_cols) in.alloc_cols = v->alloc_cols;
+  }
+  in.alloc_elems = b.alloc_elems;
+  in.software_swizzle = b.software_swizzle;
+  in.allow_broadcast = b.broadcast;  // a declared read-only broadcast view: its stride-0 iters pass layout.injective
+  if (b.alloc_cols) {
+    try {
+      check_alloc_cols(target, *b.alloc_cols);
+    } catch (const InputError& e) {
+      const std::string field = fmt::format("\"alloc_cols\": {}", *b.alloc_cols);
+      throw InputError(e.check_id(), fmt::format("buffer '{}': {}", b.name, e.message()), field,
+                       field.find(':') + 2, e.note());
+    }
+  }
+  in.machine = prove::machine_limits(target);
+  in.target = &target;
+  in.limits = limits;
+  return in;
+}
+
 BufferReport verify_buffer(const BufferModel& b, const KernelModel& k, const hw::Target& target,
                            const VerifyOptions& opt) {
   BufferReport r;
   r.buffer = &b;
   try {
-    Env env;
-    for (const auto& [name, p] : k.params) env[name] = p.value;
-    prove::CheckInput in;
-    in.layout = parse_layout(b.layout, env);
-    in.text = b.layout;
-    r.resolved = print_layout(in.layout, PrintStyle::kBuilder);
-    if (!b.shape.empty()) in.shape = b.shape;
-    in.dtype = b.dtype;
-    in.elem_bits = dtype_bits(b.dtype);
-    in.scope = prove::parse_scope(b.scope);
-    in.alloc_cols = b.alloc_cols;
-    // A view without its own allocation lives in its storage root's, from its column offset.
-    for (const BufferModel* v = &b; v->view_of;) {
-      in.tmem_col_offset += v->view_col;
-      v = k.find_buffer(*v->view_of);
-      if (!v) break;
-      if (!in.alloc_cols) in.alloc_cols = v->alloc_cols;
-    }
-    in.alloc_elems = b.alloc_elems;
-    in.software_swizzle = b.software_swizzle;
-    in.allow_broadcast = b.broadcast;  // a declared read-only broadcast view: its stride-0 iters pass layout.injective
-    if (b.alloc_cols) {
-      try {
-        check_alloc_cols(target, *b.alloc_cols);
-      } catch (const InputError& e) {
-        const std::string field = fmt::format("\"alloc_cols\": {}", *b.alloc_cols);
-        throw InputError(e.check_id(), fmt::format("buffer '{}': {}", b.name, e.message()), field,
-                         field.find(':') + 2, e.note());
-      }
-    }
-    in.machine = prove::machine_limits(target);
-    in.target = &target;
-    in.limits = opt.limits;
+    const prove::CheckInput in = buffer_check_input(b, k, target, opt.limits, &r.resolved);
     r.results = prove::run_all(in);
   } catch (const InputError& e) {
     r.error = e.located(b.layout, std::nullopt);

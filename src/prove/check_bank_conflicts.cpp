@@ -344,6 +344,17 @@ std::variant<Outcome, CheckResult> z3_decide(const CheckInput& in, const Setup& 
     out.instructions = -1;
     return out;
   }
+  // The witness is the simulator's on that instruction, which sweeps the whole fragment to find
+  // its slots: past the enumeration limit that sweep is refused, as the simulator itself is.
+  if (const std::int64_t points = point_count(in.access->tile()); points > in.limits.max_enumeration_points) {
+    CheckResult r;
+    r.status = Status::kUndecided;
+    r.message = fmt::format("enumeration limit: z3 finds a conflict at warp {} instruction {} ({}), but its witness "
+                            "needs the {} points of the --access fragment swept (limit {})",
+                            v.warp, v.instruction, v.message, count_text(static_cast<double>(points)),
+                            count_text(static_cast<double>(in.limits.max_enumeration_points)));
+    return r;
+  }
   Outcome one = simulate(in, s, std::make_pair(v.warp, v.instruction));
   if (!one.vector_failure && (!one.worst || one.worst->wc.excess() <= 0)) {
     CheckResult r;

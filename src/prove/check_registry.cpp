@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "checks_internal.hpp"
+#include "tirx_verify/prove/run_check.hpp"
 #include "tirx_verify/layout/error.hpp"
 
 namespace tirx::prove {
@@ -97,36 +98,50 @@ const CheckInfo* find_check(std::string_view id) {
   return nullptr;
 }
 
+namespace {
+
+CheckResult run_guarded(const CheckInfo& c, const CheckInput& in) {
+  Stopwatch sw;
+  CheckResult r;
+  try {
+    try {
+      r = c.run(in);
+    } catch (const std::bad_alloc&) {
+      throw out_of_memory(in.limits.budget, "checking");
+    } catch (const std::length_error&) {  // a std::vector larger than max_size()
+      const char* what = "checking (a structure too large to allocate)";
+      throw out_of_memory(in.limits.budget, what);
+    }
+    if (r.status == Status::kFail && r.severity == Severity::kError) r.severity = c.severity;
+  } catch (const InputError& e) {
+    r.id = std::string(c.id);
+    r.status = Status::kFail;
+    r.message = fmt::format("[{}] {}", e.check_id(), e.message());
+    r.engine = "error";
+  } catch (const BudgetExceeded& e) {
+    r = budget_result(c.id, e);
+  }
+  r.seconds = sw.seconds();
+  return r;
+}
+
+}  // namespace
+
 std::vector<CheckResult> run_all(const CheckInput& in) {
   std::vector<CheckResult> out;
   for (const auto& c : checks()) {
     if (!c.run) continue;
-    Stopwatch sw;
-    CheckResult r;
-    try {
-      try {
-        r = c.run(in);
-      } catch (const std::bad_alloc&) {
-        throw out_of_memory(in.limits.budget, "checking");
-      } catch (const std::length_error&) {  // a std::vector larger than max_size()
-        const char* what = "checking (a structure too large to allocate)";
-        throw out_of_memory(in.limits.budget, what);
-      }
-      if (r.status == Status::kFail && r.severity == Severity::kError) r.severity = c.severity;
-    } catch (const InputError& e) {
-      r.id = std::string(c.id);
-      r.status = Status::kFail;
-      r.message = fmt::format("[{}] {}", e.check_id(), e.message());
-      r.engine = "error";
-    } catch (const BudgetExceeded& e) {
-      r = budget_result(c.id, e);
-    }
-    r.seconds = sw.seconds();
-    out.push_back(std::move(r));
+    out.push_back(run_guarded(c, in));
     // Nothing else is meaningful on a layout that is not well-formed.
     if (c.id == "layout.well-formed" && out.back().status == Status::kFail) break;
   }
   return out;
+}
+
+CheckResult run_check(std::string_view id, const CheckInput& in) {
+  const CheckInfo* c = find_check(id);
+  if (!c || !c->run) throw InputError("cli.usage", fmt::format("'{}' is not a check that runs on a layout", id));
+  return run_guarded(*c, in);
 }
 
 CheckResult budget_result(std::string_view id, const BudgetExceeded& e) {

@@ -19,7 +19,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def run(verify, args, env=None):
     e = dict(os.environ)
-    e.update(env or {})
+    e.update({k: v.replace("{HERE}", HERE) for k, v in (env or {}).items()})
     return subprocess.run([verify, "extract", *args], capture_output=True, text=True, cwd=HERE, env=e)
 
 
@@ -76,6 +76,19 @@ def main():
                 lr = subprocess.run([verify, "run", out], capture_output=True, text=True)
                 if lr.returncode not in (0, 1):
                     problems.append(f"tirx-verify run exit {lr.returncode}: {lr.stderr[-400:]}")
+                if "sarif" in c:  # the finding's SARIF location is the kernel file's line
+                    want = c["sarif"]
+                    sr = subprocess.run([verify, "run", out, "--format", "sarif"], capture_output=True, text=True)
+                    results = [r for r in json.loads(sr.stdout)["runs"][0]["results"] if r["ruleId"] == want["check"]]
+                    if not results:
+                        problems.append(f"no SARIF result for {want['check']}")
+                    else:
+                        phys = results[0]["locations"][0]["physicalLocation"]
+                        rel = results[0].get("relatedLocations", [{}])[0].get("physicalLocation", {})
+                        if phys["artifactLocation"]["uri"] != want["uri"] or phys["region"]["startLine"] != want["line"]:
+                            problems.append(f"SARIF location {phys}, expected {want['uri']}:{want['line']}")
+                        if not rel.get("artifactLocation", {}).get("uri", "").endswith(os.path.basename(out)):
+                            problems.append(f"SARIF related location {rel} is not the model file")
                 os.remove(out)
             elif c.get("write", True) and c["exit"] != 2:
                 problems.append("no model written")

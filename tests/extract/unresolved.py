@@ -9,7 +9,7 @@ def kernel(A: T.Buffer((1024, 64), "float16"), M: T.int32):
     pool = T.SMEMPool()
     Asmem = pool.alloc_tcgen05_mma_AB((2, 128, 64), "float16")
     Bsmem = pool.alloc_tcgen05_mma_AB((2, 128, TILE_K), "float16")
-    for stage in T.serial(2):
+    for stage in T.serial(M // 512):
         Tx.copy_async(Asmem[stage, :, :], A[0:128, :])
     row = T.meta_var(M // 2)
     Tx.copy_async(Asmem[0, :, :], A[row:row + 128, :])

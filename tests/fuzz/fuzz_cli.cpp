@@ -9,6 +9,8 @@
 // or, with --json among the options, output that is not exactly one JSON document.
 //
 // What the harness keeps out, because it is slow by design rather than wrong:
+//   * child processes: TIRX_VERIFY_NO_SPAWN=1 makes `extract` answer exit 2 (extract.python)
+//     instead of running tools/extract/extract.py in python3;
 //   * absolute paths and "..": the input runs in an empty scratch directory, so `run DIR` and
 //     --target-file see only what the input names there (nothing), never the machine's files;
 //   * more than 4 MB of output (a layout listing millions of elements): the run stops there;
@@ -83,6 +85,8 @@ const std::filesystem::path& scratch_directory() {
     // a root (a campaign on a machine where this build's source path does not exist); everything
     // relative from the scratch.
     setenv("TIRX_VERIFY_ROOT", std::string(tirx::source_dir()).c_str(), 0);
+    // `extract` would start a Python process per input (cmd_extract.cpp): refuse it in-process.
+    setenv("TIRX_VERIFY_NO_SPAWN", "1", 1);
     static char tmpl[] = "/tmp/fuzz_cli.XXXXXX";
     if (!mkdtemp(tmpl)) std::abort();
     std::atexit([] {
@@ -148,7 +152,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   // A small budget and small engine limits where the input does not set its own, right after
   // the subcommand (sim: after its leaf), so they are options of that subcommand.
-  static const std::vector<std::string> kCommands = {"check", "equiv", "run", "apply", "print", "fuzz"};
+  static const std::vector<std::string> kCommands = {"check", "equiv", "run", "apply", "print", "fuzz", "render"};
   static const std::vector<std::string> kSimLeaves = {"tcgen05.ld", "tcgen05.st", "smem", "swizzle"};
   std::size_t at = 0;
   if (!args.empty() && std::find(kCommands.begin(), kCommands.end(), args[0]) != kCommands.end()) at = 1;
@@ -160,7 +164,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!has(args, "--memory-limit")) extra.insert(extra.end(), {"--memory-limit", "256"});
     if ((args[0] == "check" || args[0] == "equiv") && !has(args, "--z3-timeout-ms"))
       extra.insert(extra.end(), {"--z3-timeout-ms", "20"});
-    if ((args[0] == "check" || args[0] == "run") && !has(args, "--max-points"))
+    if ((args[0] == "check" || args[0] == "run" || args[0] == "render") && !has(args, "--max-points"))
       extra.insert(extra.end(), {"--max-points", "10000"});
     args.insert(args.begin() + static_cast<std::ptrdiff_t>(at), extra.begin(), extra.end());
   }

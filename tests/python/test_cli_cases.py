@@ -70,24 +70,30 @@ def translate(args):
     return pos, kw
 
 
-def cases():
-    out = []
+def feature_cases():
+    """(file name, case) for every case of the feature files (the hostile suite is the CLI's own)."""
     for f in sorted(glob.glob(os.path.join(ROOT, "tests", "cli", "cases", "*.json"))):
         if os.path.basename(f).startswith("hostile"):
             continue
         with open(f) as fh:
             for c in json.load(fh):
-                if not c["args"] or c["args"][0] not in ("check", "equiv"):
-                    continue
-                t = translate(c["args"])
-                if t is None or c["exit"] == 4:
-                    continue
-                want_layouts = 1 if c["args"][0] == "check" else 2
-                if len(t[0]) != want_layouts:
-                    continue
-                if "alloc_elems" in t[1] and any(not isinstance(v, int) for v in t[1].get("params", {}).values()):
-                    continue
-                out.append(pytest.param(c, t, id=f"{os.path.basename(f)}:{c['name'][:60]}"))
+                yield os.path.basename(f), c
+
+
+def cases():
+    out = []
+    for name, c in feature_cases():
+        if not c["args"] or c["args"][0] not in ("check", "equiv"):
+            continue
+        t = translate(c["args"])
+        if t is None or c["exit"] == 4:
+            continue
+        want_layouts = 1 if c["args"][0] == "check" else 2
+        if len(t[0]) != want_layouts:
+            continue
+        if "alloc_elems" in t[1] and any(not isinstance(v, int) for v in t[1].get("params", {}).values()):
+            continue
+        out.append(pytest.param(c, t, id=f"{name}:{c['name'][:60]}"))
     return out
 
 
@@ -136,39 +142,35 @@ def test_enough_cases_run():
 
 def apply_cases():
     out = []
-    for f in sorted(glob.glob(os.path.join(ROOT, "tests", "cli", "cases", "*.json"))):
-        if os.path.basename(f).startswith("hostile"):
+    for name, c in feature_cases():
+        a = [spell(x) for x in c["args"]]
+        if not a or a[0] != "apply" or "--json" not in a or c["exit"] not in (0, 2):
             continue
-        with open(f) as fh:
-            for c in json.load(fh):
-                a = [spell(x) for x in c["args"]]
-                if not a or a[0] != "apply" or "--json" not in a or c["exit"] not in (0, 2):
-                    continue
-                pos, shape, flags, ok = [], None, set(), True
-                i = 1
-                while i < len(a):
-                    if a[i] == "--shape" and i + 1 < len(a):
-                        try:
-                            shape = tuple(int(x) for x in a[i + 1].split(","))
-                        except ValueError:
-                            ok = False
-                        i += 2
-                    elif a[i] in ("--all-replicas", "--extrapolate", "--json"):
-                        flags.add(a[i])
-                        i += 1
-                    elif a[i].startswith("--") or "{" in a[i]:
-                        ok = False
-                        break
-                    else:
-                        pos.append(a[i])
-                        i += 1
-                if not ok or len(pos) < 2:
-                    continue
+        pos, shape, flags, ok = [], None, set(), True
+        i = 1
+        while i < len(a):
+            if a[i] == "--shape" and i + 1 < len(a):
                 try:
-                    coord = [int(x) for x in pos[1:]]
+                    shape = tuple(int(x) for x in a[i + 1].split(","))
                 except ValueError:
-                    continue
-                out.append(pytest.param(c, pos[0], coord, shape, flags, id=f"{os.path.basename(f)}:{c['name'][:60]}"))
+                    ok = False
+                i += 2
+            elif a[i] in ("--all-replicas", "--extrapolate", "--json"):
+                flags.add(a[i])
+                i += 1
+            elif a[i].startswith("--") or "{" in a[i]:
+                ok = False
+                break
+            else:
+                pos.append(a[i])
+                i += 1
+        if not ok or len(pos) < 2:
+            continue
+        try:
+            coord = [int(x) for x in pos[1:]]
+        except ValueError:
+            continue
+        out.append(pytest.param(c, pos[0], coord, shape, flags, id=f"{name}:{c['name'][:60]}"))
     return out
 
 

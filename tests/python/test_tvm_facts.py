@@ -415,3 +415,20 @@ def test_tmem_mma_operand_layout():
 
 def test_wg_local_layout():
     assert tv.wg_local_layout(16).canonicalize() == T(S[(128, 16):(1 @ Axis.tid_in_wg, 1)])
+
+
+@pytest.mark.parametrize("inner, outer, outer_shape, inner_shape, want", [
+    (S[(8, 8, 1, 4, 2):(4, 4 @ Axis.laneid, 2, 1 @ Axis.laneid, 1)], S[(8, 8, 4):(32, 4, 1)], (8, 8, 4), (8, 8, 8),
+     S[(8, 8, 8, 8, 4, 4, 2):(960, 4, 120, 4 @ Axis.laneid, 30, 1 @ Axis.laneid, 1)]),
+    (S[(2, 4, 2, 2):(4, 1, 4, 3)], S[(16, 8, 4):(1, 64, 16)], (16, 8, 4), (8, 2, 2), S[(16, 8, 8, 2, 4, 2):(15, 1, 960, 4, 240, 3)]),
+    (S[(2, 4, 1):(2, 3, 1)], S[(4, 2, 1):(2, 1, 1)], (4, 2), (2, 4), S[(4, 2, 8):(24, 2, 3)]),
+    (S[(2, 1, 1):(4, 3, 1)], S[(8, 4, 1):(4, 1, 4)], (8, 4), (2, 1), S[(8, 2, 4):(20, 4, 5)]),
+])
+def test_tile_derived(inner, outer, outer_shape, inner_shape, want):
+    assert T(inner).tile(T(outer), outer_shape, inner_shape).canonicalize() == T(want).canonicalize()
+
+
+def test_storage_of_a_tiled_chain():
+    lay = T(S[2:1]).tile(T(S[(8, 4):(4 @ Axis.laneid, 1 @ Axis.laneid)]), (8, 4), (1, 2))
+    lay = lay.tile(T(S[(2, 1):(1, 2)]), (2, 1), (8, 8)).tile(T(S[(1, 8):(8, 1)]), (1, 8), (16, 8))
+    assert lay.storage().canonicalize() == T(S[(2, 8, 2):(2, 4, 1)])

@@ -41,7 +41,7 @@ AXES = {
 
 # Element width in bits of every dtype name the corpus uses.
 DTYPE_BITS = {
-    "float64": 64, "float32": 32, "float16": 16, "bfloat16": 16, "int64": 64, "int32": 32,
+    "float64": 64, "float32": 32, "float16": 16, "bfloat16": 16, "int64": 64, "uint64": 64, "int32": 32,
     "uint32": 32, "int16": 16, "uint16": 16, "int8": 8, "uint8": 8, "float8_e4m3fn": 8,
     "float8_e5m2": 8, "float8_e8m0fnu": 8, "float4_e2m1fn": 4,
 }

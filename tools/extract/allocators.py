@@ -151,7 +151,9 @@ def allocation(call: ast.Call, env: dict, ev, ex, target: str | None, line: int,
     if buf is None:
         return Unresolved(name, line, "an allocation without a layout (not a model buffer)")
     if cond is not None:  # the layout is static; the condition only decides which threads use it
-        ex.buffers[-1]["notes"] = f"allocated under the condition at line {cond.line} ({cond.reason})"
+        for b in ex.buffers:
+            if b["name"] == buf.name and "notes" not in b:
+                b["notes"] = f"allocated under the condition at line {cond.line} ({cond.reason})"
     return buf
 
 
@@ -269,13 +271,21 @@ def _allocate(call, short, rname, rv, env, ev, ex, name, line):
 
 
 def _emit(ex, name, scope, shape, dtype, layout, line, node, view_of=None) -> BufferRef:
+    # The same allocation met again (a loop the walker unrolls, a helper called twice) is the
+    # same buffer: one storage in TIRx, so one model buffer.
+    key = (name, line, scope, tuple(shape), dtype, layout, view_of, ex.origin(line, node))
+    seen = ex.emitted.get(key)
+    if seen is not None:
+        return seen
     mname = ex.unique(name)
     b = {"name": mname, "scope": scope, "shape": list(shape), "dtype": dtype, "layout": layout}
     if view_of is not None:
         b["view_of"] = {"buffer": view_of}
     b["origin"] = ex.origin(line, node)
     ex.buffers.append(b)
-    return BufferRef(mname, scope, tuple(shape), dtype, layout, line)
+    ref = BufferRef(mname, scope, tuple(shape), dtype, layout, line)
+    ex.emitted[key] = ref
+    return ref
 
 
 def global_buffer(pname: str, ann: ast.Call, env, ev, ex, line: int):

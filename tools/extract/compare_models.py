@@ -6,10 +6,13 @@
 
 For each models/kernels/*.json: the kernel file is the model's `source.files` entry named
 after the kernel (KERNEL.py), read from a local bare mirror of its repository (`git show
-COMMIT:PATH`) at the model's `source.commit`, else at 92240d6 (the last tree before the kern
-DSL rewrite, where the corpus's layout-bearing versions live), else at the mirror's HEAD.
-It is extracted (extract.py) at the bundled model's configuration (its integer `params` and
-string `other_params` as --param), and its buffers are compared with the bundled ones by name
+COMMIT:PATH`) at the model's `source.commit`, at the mirror's HEAD (the kern DSL, where the
+corpus's `at_head` records come from) and at 92240d6 (the last tree before the kern DSL
+rewrite); each version is extracted (extract.py, in a scratch directory under the file's own
+name, so no temporary path reaches the output) at the bundled model's configuration (its
+integer `params` and string `other_params` as --param), the version whose buffers agree with
+the most bundled buffers is kept and also extracted at its own default configuration (no
+--param), and its buffers are compared with the bundled ones by name
 (the corpus name for corpus buffers): scope, shape, dtype and layout (text, else
 `tirx-verify equiv A B`).  Ops are compared by kind counts.  The result is a table (stdout,
 or the generated section of --doc).  Needs git and the mirrors; the main job does not.
@@ -39,10 +42,14 @@ def git_show(mirror, commit, path):
 
 
 def locate(model, mirrors):
+    """Every (repo, full commit, path, text) candidate for the model's kernel file: the model's
+    `source.commit`, the mirror's HEAD (the kern DSL rewrite, where the corpus's `at_head`
+    records come from) and 92240d6 (the last tree before it), each once."""
     src = model.get("source", {})
     stem = model["kernel"]
     files = [f for f in src.get("files", []) if os.path.basename(f) == stem + ".py"] or src.get("files", [])
-    commits = [c for c in (src.get("commit"), PRE_DSL, "HEAD") if c]
+    commits = [c for c in (src.get("commit"), "HEAD", PRE_DSL) if c]
+    out, seen = [], set()
     for commit in commits:
         for repo in src.get("repos", []):
             mirror = mirrors.get(repo)
@@ -53,8 +60,14 @@ def locate(model, mirrors):
                 if text is not None:
                     full = subprocess.run(["git", "-C", mirror, "rev-parse", commit], capture_output=True,
                                           text=True).stdout.strip()
-                    return repo, full, f, text
-    return None
+                    if (full, f) not in seen:
+                        seen.add((full, f))
+                        out.append((repo, full, f, text))
+                    break
+            else:
+                continue
+            break
+    return out
 
 
 def equiv(verify, a, b, params):
@@ -70,40 +83,67 @@ def base_name(n):
     return n.split("/")[0]
 
 
-def compare(model_path, mirrors, verify, out_dir):
-    model = json.load(open(model_path))
-    loc = locate(model, mirrors)
-    row = {"kernel": model["kernel"]}
-    if loc is None:
-        row["status"] = "no source file found in the mirrors"
-        return row
-    repo, commit, path, text = loc
-    row.update(repo=repo, commit=commit[:7], path=path)
+def sibling_imports(text):
+    """Module names of the file's relative imports (`from . import X`, `from .X import a`)."""
+    import ast
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return set()
+    out = set()
+    for st in ast.walk(tree):
+        if isinstance(st, ast.ImportFrom) and st.level == 1:
+            out |= {a.name for a in st.names} if st.module is None else {st.module}
+    return out
+
+
+def run_extract(text, path, repo, commit, kernel, params, out):
+    """Extract `text` (the file at `commit`) in a scratch directory under its own file name, so
+    that messages and origins name `FILE.py`, never a temporary path; the sibling modules it
+    imports relatively are written next to it from the same commit.  Returns (rc, stderr, model)."""
     with tempfile.TemporaryDirectory() as td:
-        kfile = os.path.join(td, os.path.basename(path))
-        with open(kfile, "w") as fh:
+        name = os.path.basename(path)
+        with open(os.path.join(td, name), "w") as fh:
             fh.write(text)
-        args = [sys.executable, os.path.join(HERE, "extract.py"), kfile, "--allow-unresolved",
-                "--repo", repo, "--commit", commit, "--source-path", path, "--kernel-name", model["kernel"]]
-        for k, v in sorted(model.get("params", {}).items()):
-            if "@" in k:
+        mirror = MIRRORS.get(repo)
+        todo, done = list(sibling_imports(text)), set()
+        while todo and mirror:
+            mod = todo.pop()
+            if mod in done or "." in mod:
                 continue
-            val = v["value"] if isinstance(v, dict) else v
-            args += ["--param", f"{k}={val}"]
-        for k, v in sorted(model.get("other_params", {}).items()):
-            val = v.get("value") if isinstance(v, dict) else v
-            if "@" not in k and isinstance(val, str):
-                args += ["--param", f"{k}={val}"]
-        out = os.path.join(out_dir, model["kernel"] + ".json") if out_dir else os.path.join(td, "m.json")
-        args += ["-o", out]
-        r = subprocess.run(args, capture_output=True, text=True)
-        if r.returncode != 0:
-            row["status"] = f"extract exit {r.returncode}: {r.stderr.strip().splitlines()[-1] if r.stderr else ''}"
-            return row
-        got = json.load(open(out))
-    ext = got["extraction"]
-    row["unresolved"] = ext["unresolved"]
-    row["complete"] = ext["complete"]
+            done.add(mod)
+            sib = git_show(mirror, commit, os.path.join(os.path.dirname(path), mod + ".py"))
+            if sib is not None:
+                with open(os.path.join(td, mod + ".py"), "w") as fh:
+                    fh.write(sib)
+                todo.extend(sibling_imports(sib))
+        args = [sys.executable, os.path.join(HERE, "extract.py"), name, "--allow-unresolved",
+                "--repo", repo, "--commit", commit, "--source-path", path, "--kernel-name", kernel]
+        for p in params:
+            args += ["--param", p]
+        out = out or os.path.join(td, "m.json")
+        args += ["-o", os.path.abspath(out)]
+        r = subprocess.run(args, capture_output=True, text=True, cwd=td)
+        got = json.load(open(out)) if r.returncode == 0 else None
+        return r.returncode, r.stderr, got
+
+
+def bundled_params(model):
+    """The bundled model's configuration as --param NAME=VALUE."""
+    out = []
+    for k, v in sorted(model.get("params", {}).items()):
+        if "@" in k:
+            continue
+        val = v["value"] if isinstance(v, dict) else v
+        out.append(f"{k}={val}")
+    for k, v in sorted(model.get("other_params", {}).items()):
+        val = v.get("value") if isinstance(v, dict) else v
+        if "@" not in k and isinstance(val, str):
+            out.append(f"{k}={val}")
+    return out
+
+
+def compare_buffers(model, got, verify):
     xb = {}
     for b in got["buffers"]:
         xb.setdefault(base_name(b["name"]), []).append(b)
@@ -114,7 +154,7 @@ def compare(model_path, mirrors, verify, out_dir):
         if not cands:
             missing.append(b["name"])
             continue
-        best, best_d = None, None
+        best_d = None
         for c in cands:
             d = []
             for k in ("scope", "shape", "dtype"):
@@ -127,11 +167,48 @@ def compare(model_path, mirrors, verify, out_dir):
                 elif e is None:
                     d.append(f"layout undecided: {b['layout']} vs {c['layout']}")
             if best_d is None or len(d) < len(best_d):
-                best, best_d = c, d
+                best_d = d
         if best_d:
             diffs.append(f"{b['name']}: " + "; ".join(best_d))
         else:
             agree += 1
+    return diffs, agree, missing
+
+
+def compare(model_path, mirrors, verify, out_dir):
+    """Extract every candidate version of the kernel file at the bundled model's configuration and
+    keep the one whose buffers agree with the most bundled buffers (ties: the earlier candidate);
+    that version is also extracted at its own default configuration (no --param)."""
+    model = json.load(open(model_path))
+    row = {"kernel": model["kernel"]}
+    cands = locate(model, mirrors)
+    if not cands:
+        row["status"] = "no source file found in the mirrors"
+        return row
+    best = None
+    for repo, commit, path, text in cands:
+        rc, err, got = run_extract(text, path, repo, commit, model["kernel"], bundled_params(model), None)
+        if got is None:
+            if best is None:
+                last = err.strip().splitlines()[-1] if err.strip() else ""
+                row.update(repo=repo, commit=commit[:7], path=path, status=f"extract exit {rc}: {last}")
+            continue
+        diffs, agree, missing = compare_buffers(model, got, verify)
+        if best is None or agree > best[0]:
+            best = (agree, repo, commit, path, text, got, diffs, missing)
+    if best is None:
+        return row
+    agree, repo, commit, path, text, got, diffs, missing = best
+    row.update(repo=repo, commit=commit[:7], path=path)
+    if out_dir:
+        run_extract(text, path, repo, commit, model["kernel"], bundled_params(model),
+                    os.path.join(out_dir, model["kernel"] + ".json"))
+    _, _, dflt = run_extract(text, path, repo, commit, model["kernel"], [], None)
+    ext = got["extraction"]
+    row["unresolved"] = ext["unresolved"]
+    row["complete"] = ext["complete"]
+    row["complete_default"] = bool(dflt and dflt["extraction"]["complete"])
+    row["unresolved_default"] = len(dflt["extraction"]["unresolved"]) if dflt else None
     row["buffers_bundled"] = len(model["buffers"])
     row["buffers_extracted"] = len(got["buffers"])
     row["agree"] = agree
@@ -150,15 +227,21 @@ def render(rows):
     n_complete = sum(1 for r in rows if r.get("complete"))
     n_buf_complete = sum(1 for r in rows if r.get("unresolved") is not None and
                          not any(u["item"].startswith("buffer ") for u in r["unresolved"]))
-    lines.append(f"{len(rows)} bundled models; extracted completely (every buffer and op resolved): "
-                 f"{n_complete}; every buffer resolved: {n_buf_complete}.")
+    n_default = sum(1 for r in rows if r.get("complete_default"))
+    lines.append(f"{len(rows)} bundled models; extracted completely (every buffer and op resolved) at the "
+                 f"bundled model's configuration: {n_complete}; at the kernel's default configuration: "
+                 f"{n_default}; every buffer resolved (bundled configuration): {n_buf_complete}.")
     lines.append("")
-    lines.append("| kernel | read from | buffers bundled / extracted / agree | status |")
-    lines.append("| --- | --- | --- | --- |")
+    lines.append("| kernel | read from | buffers bundled / extracted / agree | ops extracted | status | "
+                 "default configuration |")
+    lines.append("| --- | --- | --- | --- | --- | --- |")
     for r in rows:
         src = f"`{r['path']}` @ {r['commit']}" if "path" in r else "-"
         bufs = f"{r.get('buffers_bundled', '-')} / {r.get('buffers_extracted', '-')} / {r.get('agree', '-')}"
-        lines.append(f"| {r['kernel']} | {src} | {bufs} | {r['status']} |")
+        nops = sum(r["ops_extracted"].values()) if "ops_extracted" in r else "-"
+        dflt = "-" if r.get("unresolved_default") is None else \
+            ("complete" if r.get("complete_default") else f"{r['unresolved_default']} unresolved")
+        lines.append(f"| {r['kernel']} | {src} | {bufs} | {nops} | {r['status']} | {dflt} |")
     lines.append("")
     for r in rows:
         if "diffs" not in r and "unresolved" not in r:

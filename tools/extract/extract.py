@@ -31,7 +31,9 @@ from kernel_env import (ConvertError, Evaluator, FuncValue, Imported, Unresolved
                         assign_target, bind_imports, eval_or_unresolved, names_of, run_straight)
 from kernel_walk import (Extraction, Walker, all_params, bind_buffer_params,  # noqa: E402
                          contains_interesting, is_layout_expr)
-from kernel_env import LayoutExpr  # noqa: E402
+from kernel_env import FILE_KEY, LayoutExpr, set_source_dir  # noqa: E402
+import corpus_notation as cn  # noqa: E402
+from corpus_notation import dotted  # noqa: E402
 
 TOOL = "tirx-verify extract 0.2.0"
 MAX_FILE_BYTES = 4 << 20
@@ -60,11 +62,14 @@ def parse_param(text: str):
         pass
     if not raw:
         raise InputError("cli.usage", f"--param {text!r}: empty value")
+    mode = cn.SWIZZLE_BY_NAME.get(raw.split(".")[-1]) if raw.split(".")[0] in ("SwizzleMode", "K", "T") else None
+    if mode is not None:  # SwizzleMode.SWIZZLE_128B_ATOM, K.SW128B: a swizzle mode, not a string
+        return name, cn.Swizzle(mode)
     return name, raw.strip("'\"")
 
 
-def module_env(tree: ast.Module, overrides: dict) -> dict:
-    env: dict = {}
+def module_env(tree: ast.Module, overrides: dict, file: str | None = None) -> dict:
+    env: dict = {FILE_KEY: file} if file else {}
     for st in tree.body:
         ev = Evaluator(env)
         if isinstance(st, (ast.Assign, ast.AnnAssign)):
@@ -109,10 +114,38 @@ def kernel_roots(tree, env, wanted: str | None) -> list:
             raise InputError("extract.kernel", f"no top-level function {wanted!r} in the file")
         return f
     interesting = [t for t in tops if contains_interesting(t) or _has_buffer_params(t)]
+    strong = [t for t in interesting if _defines_kernel(t)]
+    if strong:
+        # Functions that only issue ops on operands passed to them (`_ldmatrix_x4(region, ...)`)
+        # are helpers of the kernel, not kernels, whether or not this file calls them.
+        interesting = strong
     called = set()
     for t in interesting:
         called |= calls_of(t) - {t.name}
     return [t for t in interesting if t.name not in called]
+
+
+KERNEL_DECORATORS = {"kernel", "prim_func", "jit"}
+POOL_MAKERS = {"SMEMPool", "TMEMPool", "smem_pool", "tmem_pool"}
+
+
+def _defines_kernel(fn) -> bool:
+    """A kernel (or a kernel builder): it, or a function nested in it, is decorated as a kernel
+    (T.prim_func, T.jit, K.kernel), takes T.Buffer parameters, or allocates buffers."""
+    import allocators
+    for n in ast.walk(fn):
+        if isinstance(n, ast.FunctionDef):
+            for d in n.decorator_list:
+                f = d.func if isinstance(d, ast.Call) else d
+                if (dotted(f) or "").split(".")[-1] in KERNEL_DECORATORS:
+                    return True
+            if _has_buffer_params(n):
+                return True
+        elif isinstance(n, ast.Call):
+            short = (dotted(n.func) or "").split(".")[-1]
+            if short in POOL_MAKERS or (short in allocators.ALLOCATOR_NAMES and short != "view"):
+                return True
+    return False
 
 
 def _has_buffer_params(fn) -> bool:
@@ -249,7 +282,8 @@ def jsonable(v):
     return str(v)
 
 
-def extract(source: str, file_label: str, overrides: dict, function: str | None = None) -> dict:
+def extract(source: str, file_label: str, overrides: dict, function: str | None = None,
+            source_dir: str | None = None) -> dict:
     try:
         tree = ast.parse(source, filename=file_label)
     except SyntaxError as e:
@@ -257,7 +291,8 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
                          e.lineno, e.offset) from None
     except (ValueError, RecursionError, MemoryError) as e:
         raise InputError("extract.syntax", f"{file_label}: not parsable as Python: {e}") from None
-    env = module_env(tree, overrides)
+    set_source_dir(source_dir)
+    env = module_env(tree, overrides, os.path.basename(file_label))
     roots = kernel_roots(tree, env, function)
     if not roots:
         raise InputError("extract.kernel", f"{file_label}: no kernel function found (no function allocates a "
@@ -334,7 +369,8 @@ def main(argv=None) -> int:
         except UnicodeDecodeError as e:
             raise InputError("extract.input", f"{path}: not UTF-8 (byte {e.start})") from None
         try:
-            result = extract(source, path, overrides, args.function)
+            result = extract(source, path, overrides, args.function,
+                             os.path.dirname(os.path.abspath(path)))
         except RecursionError:
             raise InputError("extract.input", f"{path}: nests too deeply to walk") from None
         except InputError:

@@ -34,6 +34,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import corpus_notation as cn  # noqa: E402  (reused: the translator and the notation vocabulary)
 from corpus_notation import ConvertError, Translator, dotted, strip_builder  # noqa: E402
+from warps import ThreadIndex  # noqa: E402
 
 # Limits that keep a hostile file bounded: a comprehension or range evaluated statically may
 # produce at most this many elements, helper calls nest at most this deep.
@@ -46,6 +47,8 @@ class Unresolved:
 
     def __init__(self, name: str, line: int | None, reason: str, cause: "Unresolved | None" = None):
         self.name, self.line, self.reason, self.cause = name, line, reason, cause
+        self.thread = cause.thread if cause is not None else False  # derived from a thread index
+        self.expr = None  # (node, env) of a thread-derived value: re-evaluated per warp (warps.py)
 
     def root(self) -> "Unresolved":
         u = self
@@ -79,8 +82,20 @@ class Imported:
 
 
 class FuncValue:
-    def __init__(self, node: ast.FunctionDef, closure: dict):
+    def __init__(self, node: ast.FunctionDef, closure: dict, file: str | None = None):
         self.node, self.closure = node, closure
+        self.file = file if file is not None else closure.get(FILE_KEY)  # the file it is defined in
+
+
+class ModuleValue:
+    """A sibling module read from the kernel file's own directory (`from . import X as Y`):
+    its module-level names, evaluated as the kernel file's are (sibling_modules)."""
+
+    def __init__(self, name: str, file: str, env: dict):
+        self.name, self.file, self.env = name, file, env
+
+
+FILE_KEY = "__file__"  # the environment's own file (base name): where its functions' lines are
 
 
 class Pool:
@@ -96,6 +111,13 @@ class BufferRef:
             name, scope, shape, dtype, layout, line
 
 
+def import_reason(v: "Imported") -> str:
+    if v.module.startswith("."):
+        return (f"imported from {v.module}, a sibling module that is not in the kernel file's directory or "
+                "is not valid Python (or does not define it)")
+    return f"imported from {v.module} (only sibling modules are read)"
+
+
 class _Return(Exception):
     def __init__(self, value):
         self.value = value
@@ -109,16 +131,26 @@ def _bounded(n: int, what: str) -> None:
 class Evaluator(Translator):
     """Translator over a kernel file's environment (concrete values only)."""
 
-    def __init__(self, env: dict, depth: int = 0):
+    def __init__(self, env: dict, depth: int = 0, thread: tuple | None = None):
         super().__init__(env, symbolic=False)
         self.depth = depth
+        self.thread = thread  # (warp, lane): thread indices take these values (warps.py)
 
     # -- names ----------------------------------------------------------------------------
 
     def lookup(self, name: str):
         if name in self.env:
             v = self.env[name]
+            if isinstance(v, ThreadIndex):
+                if self.thread is not None:
+                    return v.at(*self.thread)
+                u = Unresolved(name, v.line, "a thread index (a runtime value; a branch on it selects warps)")
+                u.thread = True
+                raise UnresolvedError(u)
             if isinstance(v, Unresolved):
+                if self.thread is not None and v.expr is not None:
+                    node, env = v.expr
+                    return Evaluator(env, self.depth, self.thread).value(node)
                 raise UnresolvedError(v)
             if not isinstance(v, Imported):
                 self.used.add(name)
@@ -127,8 +159,7 @@ class Evaluator(Translator):
             try:
                 return super().lookup(name)
             except ConvertError:
-                raise UnresolvedError(Unresolved(name, v.line, f"imported from {v.module} (other files are "
-                                                 "not read)")) from None
+                raise UnresolvedError(Unresolved(name, v.line, import_reason(v))) from None
             finally:
                 self.env[name] = saved
         try:
@@ -142,7 +173,7 @@ class Evaluator(Translator):
         if isinstance(hv, Unresolved):
             raise UnresolvedError(hv)
         if isinstance(hv, Imported):
-            raise UnresolvedError(Unresolved(name, hv.line, f"imported from {hv.module} (other files are not read)"))
+            raise UnresolvedError(Unresolved(name, hv.line, import_reason(hv)))
         raise UnresolvedError(Unresolved(name, None, "not defined in this file"))
 
     # -- expressions ----------------------------------------------------------------------
@@ -210,6 +241,16 @@ class Evaluator(Translator):
             return getattr(base, attr)
         if isinstance(base, BufferRef) and attr in ("shape", "dtype"):
             return getattr(base, attr)
+        if isinstance(base, ModuleValue):
+            if attr not in base.env:
+                raise UnresolvedError(Unresolved(f"{base.name}.{attr}", None, f"not defined in {base.file}"))
+            v = base.env[attr]
+            if isinstance(v, Unresolved):
+                raise UnresolvedError(v)
+            if isinstance(v, Imported):
+                raise UnresolvedError(Unresolved(f"{base.name}.{attr}", v.line, f"imported by {base.file} from "
+                                                 f"{v.module} (not read)"))
+            return v
         if isinstance(base, Pool):
             raise ConvertError(f"{ast.unparse(node)!r}: attribute of an allocator")
         raise ConvertError(f"cannot evaluate attribute {ast.unparse(node)!r}")
@@ -219,6 +260,20 @@ class Evaluator(Translator):
         short = fname.split(".")[-1]
         if short in ("meta_var",) and len(node.args) == 1:
             return self.value(node.args[0])
+        if short == "elect_sync" and not node.args:
+            if self.thread is not None:
+                return self.thread[1] == 0
+            u = Unresolved(ast.unparse(node), node.lineno, "one elected lane per warp (a runtime value; a branch "
+                           "on it selects warps)")
+            u.thread = True
+            raise UnresolvedError(u)
+        if short == "local_scalar" and (fname.startswith(("K.", "Kern.")) or fname == short):
+            # kern DSL register: its value is the initializer until a K.assign (kernel_walk.py).
+            init = next((k.value for k in node.keywords if k.arg == "init"), None)
+            if init is None:
+                raise UnresolvedError(Unresolved(ast.unparse(node), node.lineno, "a register declared without an "
+                                                 "initial value (a runtime variable)"))
+            return self.value(init)
         if fname in ("str",):
             v = self.value(node.args[0])
             return str(v)
@@ -406,9 +461,93 @@ def run_straight(body: list, env: dict, ev: Evaluator) -> None:
 KNOWN_MODULE_HEADS = ("tvm", "tirx_kernels.kern")
 
 
+# Sibling modules: a relative import (`from . import X as Y`, `from .X import a`) names a file in
+# the kernel file's own directory.  It is read (at most MAX_SIBLING_BYTES, UTF-8) and its
+# module-level names evaluated like the kernel file's, at most MAX_SIBLING_DEPTH imports deep;
+# a file that is missing, unreadable or not Python leaves the names Imported (undetermined).
+MAX_SIBLING_BYTES = 4 << 20
+MAX_SIBLING_DEPTH = 2
+SIBLINGS = {"dir": None, "cache": {}, "loading": set(), "depth": 0}
+
+
+def set_source_dir(path: str | None) -> None:
+    SIBLINGS["dir"] = path
+    SIBLINGS["cache"] = {}
+    SIBLINGS["loading"] = set()
+
+
+def sibling_module(name: str):
+    """The ModuleValue of `name` (a module in the kernel file's directory), or None."""
+    d = SIBLINGS["dir"]
+    if d is None or not name or "." in name or "/" in name or name.startswith("_") and name == "__init__":
+        return None
+    cache = SIBLINGS["cache"]
+    if name in cache:
+        return cache[name]
+    if name in SIBLINGS["loading"] or SIBLINGS["depth"] >= MAX_SIBLING_DEPTH:
+        return None
+    path = os.path.join(d, name + ".py")
+    try:
+        if not os.path.isfile(path) or os.path.getsize(path) > MAX_SIBLING_BYTES:
+            cache[name] = None
+            return None
+        with open(path, "rb") as fh:
+            tree = ast.parse(fh.read().decode("utf-8"), filename=name + ".py")
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError, MemoryError):
+        cache[name] = None
+        return None
+    SIBLINGS["loading"].add(name)
+    SIBLINGS["depth"] += 1
+    try:
+        env = module_names(tree, name + ".py")
+    finally:
+        SIBLINGS["depth"] -= 1
+        SIBLINGS["loading"].discard(name)
+    mv = ModuleValue(name, name + ".py", env)
+    cache[name] = mv
+    return mv
+
+
+def module_names(tree: ast.Module, file: str) -> dict:
+    """Module-level names of a sibling file: constants, functions, imports, decidable ifs."""
+    env: dict = {FILE_KEY: file}
+    for st in tree.body:
+        ev = Evaluator(env)
+        if isinstance(st, (ast.Assign, ast.AnnAssign)) and st.value is not None:
+            targets = st.targets if isinstance(st, ast.Assign) else [st.target]
+            v = eval_or_unresolved(ev, st.value, "/".join(n for t in targets for n in names_of(t)), st.lineno)
+            for t in targets:
+                try:
+                    assign_target(t, v, env)
+                except ConvertError as e:
+                    for n in names_of(t):
+                        env[n] = Unresolved(n, st.lineno, str(e))
+        elif isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            env[st.name] = FuncValue(st, env, file)
+        elif isinstance(st, ast.ClassDef):
+            env[st.name] = Unresolved(st.name, st.lineno, f"a class in {file} (not evaluated)")
+        elif isinstance(st, (ast.Import, ast.ImportFrom)):
+            bind_imports(st, env)
+    return env
+
+
 def bind_imports(st, env: dict) -> None:
     """Imported names are Imported markers; the builder namespaces (T, Tx, K, ...) stay unbound
-    so that the notation vocabulary (T.S, K.SW128B, SwizzleMode...) resolves them."""
+    so that the notation vocabulary (T.S, K.SW128B, SwizzleMode...) resolves them.  Relative
+    imports of a sibling module bind its names (sibling_module)."""
+    if isinstance(st, ast.ImportFrom) and st.level == 1:
+        for a in st.names:
+            bound = a.asname or a.name
+            if st.module is None:
+                mv = sibling_module(a.name)
+                env[bound] = mv if mv is not None else Imported(f".{a.name}", a.name, st.lineno)
+            else:
+                mv = sibling_module(st.module)
+                if mv is not None and a.name in mv.env and not isinstance(mv.env[a.name], Imported):
+                    env[bound] = mv.env[a.name]
+                else:
+                    env[bound] = Imported(f".{st.module}", a.name, st.lineno)
+        return
     if isinstance(st, ast.Import):
         for a in st.names:
             if a.asname and a.asname not in cn.BUILDER_PREFIXES and a.asname not in ("K", "Kern"):

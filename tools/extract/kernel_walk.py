@@ -16,8 +16,10 @@ import ast
 
 import allocators
 import op_sites
+import warps as warps_mod
+from corpus_notation import dotted
 from kernel_env import (ConvertError, Evaluator, FuncValue, Imported, LayoutExpr, MAX_CALL_DEPTH,
-                        Pool, Unresolved, UnresolvedError, assign_target, bind_imports,
+                        ModuleValue, Pool, Unresolved, UnresolvedError, assign_target, bind_imports,
                         eval_or_unresolved, names_of)
 
 LAYOUT_CALLS = {"TileLayout", "ComposeLayout", "SwizzleLayout", "mma_shared_layout", "tma_shared_layout",
@@ -50,6 +52,23 @@ class Extraction:
         self.blocked: list[dict] = []     # {"item", "line", "unresolved": {name, line, reason}, "chain"}
         self.names: dict[str, int] = {}
         self.config: dict[str, dict] = {}  # kernel parameters bound: name -> {value, origin}
+        self.num_warps: int | None = None  # the CTA's warps, from its thread-index declarations
+        self.warps: frozenset | None = None  # warps executing the statement walked (None: all)
+        self.warps_line: int | None = None  # the branch that selected them
+        self.emitted: dict = {}           # allocation key -> BufferRef (allocators._emit)
+        self.files: list[str] = []        # files of the functions being walked (innermost last)
+        self.blocked_keys: set = set()    # (item, line, name, reason) already listed
+        self.unrolled = 0                 # loop iterations walked one by one (MAX_UNROLLED_TOTAL)
+        self.runtime_loops = 0            # depth of loops the walk does not unroll
+        self.warp_branches = 0            # depth of branches on thread indices
+
+    def executing_warps(self) -> list[int] | None:
+        """The CTA warps that execute the current statement, or None when not determined."""
+        if self.warps is not None:
+            return sorted(self.warps)
+        if self.num_warps is not None:
+            return list(range(self.num_warps))
+        return None
 
     def unique(self, base: str) -> str:
         n = self.names.get(base, 0) + 1
@@ -69,13 +88,24 @@ class Extraction:
                 entry["via"] = chain[:-1]
         else:
             entry["reason"] = reason or "not extracted"
+        if self.current_file() != self.file_label:
+            entry["item"] += f" in {self.current_file()}"
+        key = (entry["item"], entry["line"], entry.get("name"), entry["reason"])
+        if key in self.blocked_keys:  # one item met again in an unrolled loop is listed once
+            return
+        self.blocked_keys.add(key)
         self.blocked.append(entry)
+
+    def current_file(self) -> str:
+        """The file whose lines the walk is in: the kernel file, or a sibling module whose helper
+        the kernel calls (kernel_env.sibling_module)."""
+        return self.files[-1] if self.files else self.file_label
 
     def origin(self, line: int, node) -> str:
         text = ast.unparse(node)
         if len(text) > 200:
             text = text[:197] + "..."
-        return f"{self.file_label}:{line} {text}"
+        return f"{self.current_file()}:{line} {text}"
 
 
 class Walker:
@@ -88,8 +118,18 @@ class Walker:
     def walk_function(self, fv: FuncValue, env: dict, called: set) -> None:
         """Walk a function body in `env` (parameters already bound)."""
         local_defs: dict[str, FuncValue] = {}
+        self.ex.files.append(fv.file or self.ex.current_file())
+        try:
+            self._walk_function(fv, env, local_defs, called)
+        finally:
+            self.ex.files.pop()
+
+    def _walk_function(self, fv: FuncValue, env: dict, local_defs: dict, called: set) -> None:
         self.walk_body(fv.node.body, env, local_defs, called)
+        launch_warps = kern_launch_warps(fv.node, env)
         for name, f in local_defs.items():
+            if name in launch_warps and self.ex.num_warps is None:
+                self.ex.num_warps = launch_warps[name]
             if name not in called and self.depth < MAX_CALL_DEPTH:
                 sub = dict(env)
                 for p in all_params(f.node):
@@ -131,6 +171,14 @@ class Walker:
             if all(n in ex.overrides for n in names) and names:
                 return
             value = st.value
+            if isinstance(value, ast.Call) and len(names) == 1:
+                decl = warps_mod.thread_decl(value, ev)
+                if decl is not None:
+                    idx, n = decl
+                    env[names[0]] = idx
+                    if n is not None and ex.num_warps is None and 0 < n <= warps_mod.MAX_WARPS:
+                        ex.num_warps = n
+                    return
             if isinstance(value, ast.Call):
                 self.scan_calls(value, env, defs, called, cond, skip_top=True)
                 got = allocators.allocation(value, env, ev, ex, names[0] if len(names) == 1 else None,
@@ -150,7 +198,9 @@ class Walker:
                 self.bind(targets, LayoutExpr(value, st.lineno), env, st.lineno)
                 return
             v = eval_or_unresolved(ev, value, "/".join(names), st.lineno)
-            if isinstance(v, Unresolved) and cond is None and isinstance(value, ast.Call):
+            if isinstance(v, Unresolved) and v.thread:
+                v.expr = (value, dict(env))  # re-evaluated per warp in a branch test (warps.py)
+            elif isinstance(v, Unresolved) and cond is None and isinstance(value, ast.Call):
                 v = Unresolved("/".join(names), st.lineno, f"value of {ast.unparse(value.func)}(...), "
                                "not evaluated statically", v)
             if cond is not None and not isinstance(v, Unresolved):
@@ -162,9 +212,13 @@ class Walker:
         elif isinstance(st, ast.Expr):
             if isinstance(st.value, ast.Call):
                 self.scan_calls(st.value, env, defs, called, cond)
+                self.register_assign(st.value, env, cond)
         elif isinstance(st, ast.If):
             test = eval_or_unresolved(ev, st.test, "condition", st.lineno)
-            if isinstance(test, Unresolved):
+            if isinstance(test, Unresolved) and self.walk_warp_branch(st.test, st.lineno, st.body, st.orelse, env,
+                                                                      defs, called, cond):
+                pass
+            elif isinstance(test, Unresolved):
                 u = Unresolved(f"condition at line {st.lineno}", st.lineno,
                                f"the branch taken depends on {test.root().name}", test)
                 self.walk_body(st.body, env, defs, called, u)
@@ -173,13 +227,50 @@ class Walker:
                 self.walk_body(st.body if test else st.orelse, env, defs, called, cond)
         elif isinstance(st, (ast.For, ast.AsyncFor)):
             self.scan_calls(st.iter, env, defs, called, cond)
+            values, why = loop_values(st, ev, ex)
+            if values is not None and not any(n in ex.overrides for n in names_of(st.target)):
+                # A range the source fixes: every iteration is walked with the loop variable
+                # bound to its value (the ops of each iteration, as the model's one pass).
+                for v in values:
+                    try:
+                        assign_target(st.target, v, env)
+                    except ConvertError as e:
+                        values = None
+                        why = str(e)
+                        break
+                    self.walk_body(st.body, env, defs, called, cond)
+                if values is not None:
+                    self.walk_body(st.orelse, env, defs, called, cond)
+                    return
             for n in names_of(st.target):
                 env[n] = ex.overrides.get(n, Unresolved(n, st.lineno, f"loop variable of the loop at line "
-                                                        f"{st.lineno} (its value differs per iteration)"))
-            self.walk_body(st.body, env, defs, called, cond)
+                                                        f"{st.lineno} ({why})"))
+            ex.runtime_loops += 1
+            try:
+                self.walk_body(st.body, env, defs, called, cond)
+            finally:
+                ex.runtime_loops -= 1
             self.walk_body(st.orelse, env, defs, called, cond)
         elif isinstance(st, ast.While):
-            self.walk_body(st.body, env, defs, called, cond)
+            ex.runtime_loops += 1
+            try:
+                self.walk_body(st.body, env, defs, called, cond)
+            finally:
+                ex.runtime_loops -= 1
+        elif isinstance(st, (ast.With, ast.AsyncWith)) and st.items and \
+                isinstance(st.items[0].context_expr, ast.Call) and \
+                (dotted(st.items[0].context_expr.func) or "").split(".")[-1] == "If" and \
+                len(st.items[0].context_expr.args) == 1:
+            # kern DSL: `with K.If(test), K.Then(): ...` is an if without else.
+            t = st.items[0].context_expr.args[0]
+            test = eval_or_unresolved(ev, t, "condition", st.lineno)
+            if not isinstance(test, Unresolved):
+                if test:
+                    self.walk_body(st.body, env, defs, called, cond)
+            elif not self.walk_warp_branch(t, st.lineno, st.body, [], env, defs, called, cond):
+                u = Unresolved(f"condition at line {st.lineno}", st.lineno,
+                               f"the branch taken depends on {test.root().name}", test)
+                self.walk_body(st.body, env, defs, called, u)
         elif isinstance(st, (ast.With, ast.AsyncWith)):
             for item in st.items:
                 if isinstance(item.context_expr, ast.Call):
@@ -198,6 +289,52 @@ class Walker:
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
             bind_imports(st, env)
 
+    def register_assign(self, call, env, cond) -> None:
+        """kern DSL `K.assign(x, value)`: the register x holds `value` from here on.  In straight-line
+        code of every thread (no undecided condition, no loop the walk does not unroll, no branch on
+        a thread index) x takes that value; elsewhere it becomes undetermined."""
+        ex = self.ex
+        if (dotted(call.func) or "").split(".")[-1] != "assign" or len(call.args) != 2 or \
+                not isinstance(call.args[0], ast.Name):
+            return
+        name, line = call.args[0].id, call.lineno
+        if name in ex.overrides:
+            return
+        if cond is not None or ex.runtime_loops or ex.warp_branches:
+            where = "an undecided condition" if cond is not None else \
+                "a loop the walk does not unroll" if ex.runtime_loops else "a branch on a thread index"
+            env[name] = Unresolved(name, line, f"assigned with K.assign under {where} (its value depends on "
+                                   "which path runs)")
+            return
+        v = eval_or_unresolved(Evaluator(env), call.args[1], name, line)
+        if isinstance(v, Unresolved) and v.thread:
+            v.expr = (call.args[1], dict(env))
+        env[name] = v
+
+    def walk_warp_branch(self, test, line, body, orelse, env, defs, called, cond) -> bool:
+        """An `if` whose test depends only on thread indices: each branch is walked with the
+        warps that take it (warps.py); a branch no warp takes is not walked.  False when the
+        test also depends on something else (the caller walks both branches as undecided)."""
+        ex = self.ex
+        if ex.num_warps is None:
+            return False
+        current = ex.warps if ex.warps is not None else frozenset(range(ex.num_warps))
+        got = warps_mod.branch_warps(test, env, current, Evaluator)
+        if got is None:
+            return False
+        taken, not_taken, _lane_dep = got
+        saved = (ex.warps, ex.warps_line)
+        ex.warp_branches += 1
+        try:
+            for branch, ws in ((body, taken), (orelse, not_taken)):
+                if branch and ws:
+                    ex.warps, ex.warps_line = ws, line
+                    self.walk_body(branch, env, defs, called, cond)
+        finally:
+            ex.warps, ex.warps_line = saved
+            ex.warp_branches -= 1
+        return True
+
     def scan_calls(self, node, env, defs, called, cond, skip_top=False):
         """Ops and helper calls inside an expression (e.g. T.evaluate(...), helper(i))."""
         for sub in walk_calls(node):
@@ -206,14 +343,80 @@ class Walker:
             ev = Evaluator(env)
             if op_sites.is_op(sub, env):
                 op_sites.record(sub, env, ev, self.ex, sub.lineno, cond)
-            elif isinstance(sub.func, ast.Name) and sub.func.id in env and \
-                    isinstance(env[sub.func.id], FuncValue) and self.depth < MAX_CALL_DEPTH:
-                fv = env[sub.func.id]
-                called.add(sub.func.id)
+            elif helper_of(sub.func, env) is not None and self.depth < MAX_CALL_DEPTH:
+                fv = helper_of(sub.func, env)
+                called.add(ast.unparse(sub.func))
                 sub_env = dict(fv.closure)
                 sub_env.update({k: v for k, v in env.items() if k not in sub_env})
                 bind_call(fv.node, sub, sub_env, ev, self.ex)
                 Walker(self.ex, self.depth + 1).walk_function(fv, sub_env, called)
+
+
+LOOP_FUNCS = {"range", "unroll", "serial", "vectorized", "parallel", "static_range"}
+MAX_UNROLL = 256          # iterations of one loop walked one by one
+MAX_UNROLLED_TOTAL = 20_000  # loop iterations walked one by one in the whole extraction
+
+
+def loop_values(st, ev, ex):
+    """(values, None) when the loop's range is fixed by the source and small enough to walk
+    iteration by iteration; (None, why) otherwise."""
+    it = st.iter
+    if isinstance(it, ast.Call):
+        short = (dotted(it.func) or "").split(".")[-1]
+        if short not in LOOP_FUNCS or it.keywords and short == "range":
+            return None, "its value differs per iteration"
+        try:
+            args = [ev.as_int(a) for a in it.args]
+        except UnresolvedError as e:
+            return None, f"its range depends on {e.item.root().name}"
+        except Exception:  # noqa: BLE001 - a range the evaluator cannot fix stays a runtime loop
+            return None, "its range is not fixed by the source"
+        if not 1 <= len(args) <= 3 or (len(args) == 3 and args[2] == 0):
+            return None, "its range is not fixed by the source"
+        values = tuple(range(*args))
+    elif isinstance(it, (ast.Tuple, ast.List)):
+        try:
+            values = tuple(ev.value(e) for e in it.elts)
+        except Exception:  # noqa: BLE001
+            return None, "its values are not fixed by the source"
+    else:
+        return None, "its value differs per iteration"
+    if len(values) > MAX_UNROLL:
+        return None, f"a loop of {len(values)} iterations, more than the {MAX_UNROLL} walked one by one"
+    if ex.unrolled + len(values) > MAX_UNROLLED_TOTAL:
+        return None, f"more than {MAX_UNROLLED_TOTAL} loop iterations walked one by one in this file"
+    ex.unrolled += len(values)
+    return values, None
+
+
+def helper_of(func, env):
+    """The FuncValue a call names: a function of this file (`helper(...)`) or of a sibling
+    module (`_mod.helper(...)`, kernel_env.sibling_module); else None."""
+    if isinstance(func, ast.Name):
+        v = env.get(func.id)
+        return v if isinstance(v, FuncValue) else None
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
+            isinstance(env.get(func.value.id), ModuleValue):
+        v = env[func.value.id].env.get(func.attr)
+        return v if isinstance(v, FuncValue) else None
+    return None
+
+
+def kern_launch_warps(fn, env) -> dict:
+    """kern DSL launches: `K.kernel(warps=W, ...)(body)` gives the function `body` W warps."""
+    out = {}
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Call) and len(n.args) == 1 and \
+                isinstance(n.args[0], ast.Name) and (dotted(n.func.func) or "").split(".")[-1] == "kernel":
+            for k in n.func.keywords:
+                if k.arg == "warps":
+                    try:
+                        w = Evaluator(env).as_int(k.value)
+                    except Exception:  # noqa: BLE001 - an undetermined count leaves the warps open
+                        continue
+                    if 0 < w <= warps_mod.MAX_WARPS:
+                        out[n.args[0].id] = w
+    return out
 
 
 def walk_calls(node):

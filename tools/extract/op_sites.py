@@ -6,7 +6,8 @@
     Tx[.wg|.warp].copy(dst, src, ...)              copy {dst, src, dispatch}
     Tx[.warp].gemm_async(D, A, B, accum=, ...)     gemm_async {d, a, b, accumulate, cta_group}
     <tmem pool>.commit() / .dealloc()              tcgen05.alloc / tcgen05.dealloc {cols, warps}
-    T.ptx... tcgen05.mma/ld/st/cp/alloc/dealloc,   listed as undecided: their operands (shared-
+    T.ptx...tcgen05.alloc/dealloc(addr, ncols)     tcgen05.alloc / tcgen05.dealloc {cols, warps}
+    T.ptx... tcgen05.mma/ld/st/cp,                 listed as undecided: their operands (shared-
       cp.async.bulk.tensor, wgmma, ldmatrix,         memory descriptors, tensor maps, TMEM
       stmatrix, mma                                   addresses) are runtime values
 
@@ -39,6 +40,13 @@ def _ptx_text(call: ast.Call, env: dict | None = None) -> str | None:
         if isinstance(f.slice, ast.Constant) and isinstance(f.slice.value, str):
             return f.slice.value
         v = env.get(f.slice.id) if env is not None and isinstance(f.slice, ast.Name) else None
+        if v is None and env is not None and isinstance(f.slice, ast.JoinedStr):
+            # T.ptx[f"tcgen05.dealloc.cta_group::{CTA_GROUP}..."]: the text, when the source fixes it
+            from kernel_env import Evaluator
+            try:
+                v = Evaluator(env).value(f.slice)
+            except Exception:  # noqa: BLE001 - an undetermined instruction text stays as written
+                v = None
         return v if isinstance(v, str) else f"ptx[{ast.unparse(f.slice)}]"
     d = dotted(f)
     if d and ".ptx." in "." + d + ".":
@@ -120,6 +128,8 @@ def record(call: ast.Call, env, ev, ex, line: int, cond) -> None:
             op = _tmem_pool_op(call, env, ev, ex, line)
             if op is None:
                 return
+        elif _raw_alloc_kind(_ptx_text(call, env)):
+            op = _raw_tmem_alloc(call, _ptx_text(call, env), ev, ex)
         else:
             text = _ptx_text(call, env) or ast.unparse(call.func)
             ex.block(f"op {text} at line {line}", line, None,
@@ -171,8 +181,47 @@ def _copy(call, kind, env, ev, ex, line) -> dict:
     if "cta_group" in kw:
         op["cta_group"] = kw["cta_group"]
     if dispatch in ("tcgen05", "ldstmatrix", "thread"):
-        raise ConvertError(f"a {dispatch} copy is executed by warps; the kernel picks them with thread-index "
-                           "branches the source does not decide")
+        ws = ex.executing_warps()
+        if ws is None:
+            raise ConvertError(f"a {dispatch} copy is executed by warps, and the kernel declares no thread index "
+                               "that fixes the CTA's warps")
+        op["warps"] = ws
+    return op
+
+
+def _raw_alloc_kind(text: str | None) -> str | None:
+    if not text:
+        return None
+    if text.startswith("tcgen05.alloc"):
+        return "tcgen05.alloc"
+    if text.startswith("tcgen05.dealloc"):
+        return "tcgen05.dealloc"
+    return None
+
+
+def _raw_tmem_alloc(call, text, ev, ex) -> dict:
+    """`T.ptx.tcgen05.alloc.cta_group_N...(dst, ncols)` / `...dealloc...(taddr, ncols)`: the
+    column count is the last argument (PTX ISA 9.7.16.7.1: nCols), the issuing warps those
+    executing the statement (warps.py)."""
+    import re
+    kind = _raw_alloc_kind(text)
+    if len(call.args) < 2:
+        raise ConvertError(f"{kind} needs the address and the column count")
+    last = call.args[-1]
+    if isinstance(last, ast.Call) and (dotted(last.func) or "").split(".")[-1] in ("uint32", "int32", "Cast") \
+            and last.args:
+        last = last.args[-1]
+    cols = ev.as_int(last)
+    ws = ex.executing_warps()
+    if ws is None:
+        raise ConvertError(f"{kind} is executed by a warp, and the kernel declares no thread index that fixes the "
+                           "CTA's warps")
+    op = {"kind": kind, "warps": ws, "cols": cols}
+    m = re.search(r"cta[._]group(?:::|[._])([12])", text)
+    if m is None:
+        raise ConvertError(f"{text!r}: no .cta_group in the instruction text")
+    if m.group(1) == "2":
+        op["cta_group"] = 2
     return op
 
 

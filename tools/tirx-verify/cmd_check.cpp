@@ -33,6 +33,9 @@
 #include "tirx_verify/layout/error.hpp"
 #include "tirx_verify/layout/symbolic.hpp"
 #include "tirx_verify/prove/symbolic.hpp"
+#include "tirx_verify/layout/input_file.hpp"
+#include "tirx_verify/render/svg.hpp"
+#include "tirx_verify/render/views.hpp"
 #include "tirx_verify/report/report.hpp"
 
 namespace tirx::cli {
@@ -52,6 +55,7 @@ struct Opts {
   EngineOpts engine;
   BudgetOpts budget;
   bool allow_broadcast = false;
+  std::string render;  // --render FILE.svg
 };
 
 prove::CheckInput make_input(const Opts& o, const Env& env, const hw::Target& target) {
@@ -305,14 +309,42 @@ int run_ranged(const Opts& o, const std::vector<ParamRange>& ranges, const hw::T
   return exit_code_of(results);
 }
 
+// --render FILE: the first failed check drawn where it is (render/views.hpp build_finding), or
+// the layout's default view when nothing failed. Drawn before anything is printed, so that a
+// picture that cannot be drawn (render.size) is the command's one answer (exit 2).
+void write_picture(const Opts& o, const prove::CheckInput& in, const std::vector<prove::CheckResult>& results) {
+  const prove::CheckResult* first = nullptr;
+  for (const auto& r : results)
+    if (r.status == prove::Status::kFail) {
+      first = &r;
+      break;
+    }
+  render::RenderOptions ro;
+  render::Grid g;
+  if (first) {
+    g = render::build_finding(in, *first, ro);
+  } else {
+    g = render::build_view(in, ro);
+    g.notes.insert(g.notes.begin(), "no finding: every check passed, was n/a or undecided");
+  }
+  write_output_file(o.render, render::svg_document(g), "cli.usage", "picture");
+  std::cerr << fmt::format("tirx-verify: drew {} to {}\n", first ? "the finding of " + first->id : std::string("the layout"),
+                           o.render);
+}
+
 int run_check(const Opts& o) {
   const hw::Target target = o.target_file.empty() ? hw::load_target(o.target) : hw::load_target_file(o.target_file);
   const std::vector<ParamRange> ranges = param_ranges(o.params);
-  if (binding_count(ranges) > 1) return run_ranged(o, ranges, target);
+  if (binding_count(ranges) > 1) {
+    if (!o.render.empty())
+      throw InputError("cli.usage", "--render draws one layout: give each --param one value", o.render, 0);
+    return run_ranged(o, ranges, target);
+  }
   Env env;
   for (const ParamRange& r : ranges) env[r.name] = r.lo;
   const prove::CheckInput in = make_input(o, env, target);
   const auto results = prove::run_all(in);
+  if (!o.render.empty()) write_picture(o, in, results);
   print_single(o, in, results);
   return exit_code_of(results);
 }
@@ -345,6 +377,7 @@ void register_check(CLI::App& app, int& exit_code) {
   cmd->add_flag("--allow-broadcast", o->allow_broadcast,
                 "The buffer is a read-only broadcast view: its stride-0 shard iters may share cells "
                 "(layout.injective names them); without it a stride-0 iter is a collision");
+  cmd->add_option("--render", o->render, "Draw the first failed check where it is (SVG; docs/render.md)");
   add_engine_options(cmd, o->engine);
   add_budget_options(cmd, o->budget);
   cmd->callback([o, &exit_code] {

@@ -17,6 +17,7 @@
 #include "commands.hpp"
 #include "tirx_verify/layout/error.hpp"
 #include "tirx_verify/prove/equivalent.hpp"
+#include "tirx_verify/prove/run_check.hpp"
 #include "tirx_verify/prove/symbolic.hpp"
 #include "tirx_verify/report/report.hpp"
 
@@ -49,21 +50,7 @@ prove::CheckInput make_input(const Opts& o, const Env& env) {
   return in;
 }
 
-prove::CheckResult run_one(const prove::CheckInput& in) {
-  const auto t0 = std::chrono::steady_clock::now();
-  prove::CheckResult r;
-  try {
-    try {
-      r = prove::find_check("layout.equivalent")->run(in);
-    } catch (const std::bad_alloc&) {
-      throw command_budget()->out_of_memory("checking");
-    }
-  } catch (const BudgetExceeded& e) {
-    r = prove::budget_result("layout.equivalent", e);
-  }
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return r;
-}
+prove::CheckResult run_one(const prove::CheckInput& in) { return prove::run_check("layout.equivalent", in); }
 
 int exit_code_of(const prove::CheckResult& r) {
   return r.status == prove::Status::kPass ? kVerified : r.status == prove::Status::kFail ? kViolation : kUndecided;

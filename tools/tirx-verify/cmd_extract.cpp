@@ -8,6 +8,12 @@
 // tool's exit code: 0 complete, 2 bad input (syntax error with FILE:LINE:COL), 3 the model lists
 // unresolved items. No python3, or no tool: exit 2 with a message saying so. The tool's standard
 // output and error are copied to ours (the model, or with --json one JSON document).
+//
+// Bounded: the tool runs in its own process group and is killed (SIGKILL to the group) when it
+// runs past --time-limit seconds (default 300): exit 3, `extract.time-limit`. With the
+// environment variable TIRX_VERIFY_NO_SPAWN set (non-empty), nothing is spawned: exit 2,
+// `extract.python` — the in-process libFuzzer target (tests/fuzz/fuzz_cli.cpp) sets it, so
+// fuzzing the command line never starts a Python process per input.
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/stat.h>
@@ -15,12 +21,15 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -40,7 +49,11 @@ struct Opts {
   std::vector<std::string> repos;
   bool allow_unresolved = false;
   bool json = false;
+  double time_limit_s = 300;
 };
+
+// The child ran past its time limit (killed).
+struct ToolTimedOut {};
 
 bool executable(const std::filesystem::path& p) {
   struct stat st{};
@@ -76,7 +89,7 @@ std::string read_all(const std::string& path) {
 
 // Runs argv with stdout/stderr into temporary files; returns the exit status (or 2 when the
 // child died of a signal, with a message).
-int run_tool(const std::vector<std::string>& argv, std::string& out, std::string& err) {
+int run_tool(const std::vector<std::string>& argv, double time_limit_s, std::string& out, std::string& err) {
   char out_tmpl[] = "/tmp/tirx_extract_out.XXXXXX";
   char err_tmpl[] = "/tmp/tirx_extract_err.XXXXXX";
   const int ofd = ::mkstemp(out_tmpl);
@@ -90,23 +103,42 @@ int run_tool(const std::vector<std::string>& argv, std::string& out, std::string
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_adddup2(&fa, ofd, 1);
   posix_spawn_file_actions_adddup2(&fa, efd, 2);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);  // its own group: a time-out kills the tool and its children
   std::vector<char*> cargv;
   for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
   cargv.push_back(nullptr);
   pid_t pid = 0;
-  const int rc = ::posix_spawn(&pid, argv[0].c_str(), &fa, nullptr, cargv.data(), environ);
+  const int rc = ::posix_spawn(&pid, argv[0].c_str(), &fa, &attr, cargv.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
   ::close(ofd);
   ::close(efd);
   int status = 0;
-  if (rc == 0)
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  bool timed_out = false;
+  if (rc == 0) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(time_limit_s);
+    for (;;) {
+      const pid_t got = ::waitpid(pid, &status, WNOHANG);
+      if (got == pid || (got < 0 && errno != EINTR)) break;
+      if (std::chrono::steady_clock::now() >= deadline) {
+        ::kill(-pid, SIGKILL);
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        timed_out = true;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
+  }
   out = read_all(out_tmpl);
   err = read_all(err_tmpl);
   ::unlink(out_tmpl);
   ::unlink(err_tmpl);
   if (rc != 0) throw InputError("extract.python", fmt::format("cannot run {}: {}", argv[0], std::strerror(rc)));
+  if (timed_out) throw ToolTimedOut{};
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   err += fmt::format("error[extract.python]: the extraction tool was killed by signal {}\n", WTERMSIG(status));
   return kBadInput;
@@ -132,8 +164,15 @@ void register_extract(CLI::App& app, int& exit_code) {
   cmd->add_flag("--allow-unresolved", o->allow_unresolved,
                 "Exit 0 even when items are unresolved (they are still listed in the model)");
   cmd->add_flag("--json", o->json, "Errors as one JSON document on standard output");
+  cmd->add_option("--time-limit", o->time_limit_s,
+                  "Seconds the extraction may run before it is stopped (exit 3, extract.time-limit)")
+      ->check(CLI::Range(0.001, 86400.0));
   cmd->callback([o, &exit_code] {
     exit_code = guarded(o->json, o->kernel, [&] {
+      if (const char* no = std::getenv("TIRX_VERIFY_NO_SPAWN"); no && *no)
+        throw InputError("extract.python",
+                         "extract runs tools/extract/extract.py in a Python process, and spawning processes is "
+                         "disabled here (TIRX_VERIFY_NO_SPAWN is set; the in-process fuzz target sets it)");
       const std::string python = find_python();
       const auto tool = std::filesystem::path(repo_root()) / "tools" / "extract" / "extract.py";
       if (!std::filesystem::is_regular_file(tool))
@@ -155,7 +194,22 @@ void register_extract(CLI::App& app, int& exit_code) {
       if (o->allow_unresolved) argv.push_back("--allow-unresolved");
       if (o->json) argv.push_back("--json");
       std::string out, err;
-      const int rc = run_tool(argv, out, err);
+      int rc = 0;
+      try {
+        rc = run_tool(argv, o->time_limit_s, out, err);
+      } catch (const ToolTimedOut&) {
+        std::cerr << err;
+        const std::string msg = fmt::format("the extraction ran past --time-limit {} s and was stopped; a model "
+                                            "it was writing is incomplete (raise --time-limit)",
+                                            o->time_limit_s);
+        if (o->json)
+          std::cout << nlohmann::json{{"error", {{"id", "extract.time-limit"}, {"message", msg}}},
+                                      {"exit_code", static_cast<int>(kUndecided)}}
+                           .dump()
+                    << "\n";
+        std::cerr << "error[extract.time-limit]: " << msg << "\n";
+        return static_cast<int>(kUndecided);
+      }
       std::cout << out << std::flush;
       std::cerr << err << std::flush;
       if (rc == kVerified || rc == kBadInput || rc == kUndecided || rc == 4) return rc;  // 4: extractor bug

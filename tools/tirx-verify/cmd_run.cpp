@@ -19,6 +19,7 @@
 #include "tirx_verify/kernel/verify.hpp"
 #include "tirx_verify/layout/input_file.hpp"
 #include "tirx_verify/layout/utf8.hpp"
+#include "tirx_verify/render/html.hpp"
 #include "tirx_verify/report/baseline.hpp"
 #include "tirx_verify/report/junit.hpp"
 #include "tirx_verify/report/report.hpp"
@@ -35,6 +36,7 @@ struct Opts {
   std::string fail_on = "error";
   std::string baseline;
   std::string write_baseline;
+  std::string html;  // --html FILE: the report as one HTML page (render/html.hpp)
   bool verbose = false;
   std::int64_t max_points = std::int64_t{1} << 28;
   unsigned jobs = default_jobs();
@@ -128,6 +130,15 @@ int run_run_checked(const Opts& o) {
   };
   refuse_overwrite(o.output, "-o");
   refuse_overwrite(o.write_baseline, "--write-baseline");
+  refuse_overwrite(o.html, "--html");
+  if (!o.html.empty() && names_an_input(o, o.html))
+    throw InputError("cli.usage", fmt::format("--html {} names an input of the run: it would be overwritten", o.html));
+  for (const std::string* other : {&o.output, &o.write_baseline}) {
+    std::error_code ec;
+    if (!o.html.empty() && !other->empty() &&
+        (o.html == *other || (std::filesystem::equivalent(o.html, *other, ec) && !ec)))
+      throw InputError("cli.usage", fmt::format("--html and another output name the same file {}", o.html));
+  }
   if (!o.output.empty() && !o.write_baseline.empty()) {
     std::error_code ec;
     if (o.output == o.write_baseline || (std::filesystem::equivalent(o.output, o.write_baseline, ec) && !ec))
@@ -149,6 +160,12 @@ int run_run_checked(const Opts& o) {
   s.baseline_unmatched = unmatched;
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!o.write_baseline.empty()) write_text(o.write_baseline, dump_json(report::baseline_json(items), 1) + "\n");
+  if (!o.html.empty()) {
+    render::HtmlOptions hopt;
+    hopt.budget = command_budget();
+    write_text(o.html, render::html_report(reports, items, s, hopt));
+    std::cerr << fmt::format("tirx-verify: wrote the HTML report to {}\n", o.html);
+  }
   std::string text;
   if (format == "json")
     text = dump_json(report::run_json(reports, items, s), 2) + "\n";
@@ -182,6 +199,9 @@ void register_run(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"error", "warning", "note"}));
   cmd->add_option("--baseline", o->baseline, "Baseline file: its findings are reported as known and do not fail the run");
   cmd->add_option("--write-baseline", o->write_baseline, "Write every finding of this run to FILE as a baseline");
+  cmd->add_option("--html", o->html,
+                  "Also write the report as one self-contained HTML page with a picture of each buffer finding "
+                  "(docs/render.md)");
   cmd->add_flag("--verbose,-v", o->verbose, "Show every check and the resolved layout of every buffer");
   cmd->add_option("--max-points", o->max_points, "Enumeration limit (points); past it a check is undecided")
       ->transform(int_range(1));

@@ -14,4 +14,5 @@ void register_equiv(CLI::App& app, int& exit_code);
 void register_info(CLI::App& app, int& exit_code);
 void register_audit(CLI::App& app, int& exit_code);
 void register_extract(CLI::App& app, int& exit_code);
+void register_render(CLI::App& app, int& exit_code);
 }  // namespace tirx::cli

@@ -79,6 +79,7 @@ std::vector<std::string> build(CLI::App& app, Tree& t) {
   register_run(app, t.exit_code);
   register_equiv(app, t.exit_code);
   register_info(app, t.exit_code);
+  register_render(app, t.exit_code);
   register_sim(app, t.exit_code);
 #ifndef TIRX_CLI_NO_FUZZ  // the Python module's copy (tirx_cli_embedded) has no `fuzz`: RapidCheck is not PIC
   register_fuzz(app, t.exit_code);
@@ -159,7 +160,7 @@ int parse_and_run(std::span<const std::string> args, bool json) {
   }
   if (app.get_subcommands().empty()) {
     report(InputError("cli.usage", "no subcommand given", {}, std::nullopt,
-                      "subcommands: apply, print, check, run, equiv, info, sim, fuzz, audit, extract; 'tirx-verify --help' shows the usage"),
+                      "subcommands: apply, print, check, run, equiv, info, render, sim, fuzz, audit, extract; 'tirx-verify --help' shows the usage"),
            json);
     if (!json) std::cerr << "\n" << app.help();
     return kBadInput;
