@@ -152,11 +152,11 @@ CheckResult check_equivalent(const CheckInput& in) {
   // that large for every element (replica counts are per layout), so another engine's witness
   // would end the same way; auto mode does not spend the budget on it.
   bool unresolvable = false;
-  auto attempt = [&](Engine e) {
+  auto attempt_on = [&](Engine e, const Layout& ea, const Layout& eb) {
     CheckResult r;
     r.id = "layout.equivalent";
     r.engine = std::string(engine_name(e));
-    const EquivalenceAnswer ans = run_engine(e, a, b, in.limits);
+    const EquivalenceAnswer ans = run_engine(e, ea, eb, in.limits);
     r.status = ans.status;
     r.message = ans.message;
     if (ans.status == Status::kPass)
@@ -196,6 +196,22 @@ CheckResult check_equivalent(const CheckInput& in) {
     } else if (d->a_count > static_cast<std::int64_t>(d->a.size()) || d->b_count > static_cast<std::int64_t>(d->b.size())) {
       r.message += fmt::format("; only in the first: {}, only in the second: {}", images_text(d->a_only, -1, axes),
                                images_text(d->b_only, -1, axes));
+    }
+    return r;
+  };
+  // The swizzle-is-a-bijection rule: two ComposeLayouts with the same (valid: S >= B) swizzle map
+  // an element to the same image set exactly when their tiles do (the swizzle is a bijection of
+  // m applied to m alone). Under auto without --cross-check the engines decide the tiles — gf2
+  // then applies to swizzled operands too and z3 needs no bit-vector XOR; a differing element of
+  // the tiles differs on the layouts, and attempt_on re-checks it on the layouts (difference()).
+  const bool by_bijection = a.is_compose() && b.is_compose() && *a.swizzle() == *b.swizzle() &&
+                            in.engine == Engine::kAuto && !in.cross_check;
+  const Layout ta = by_bijection ? Layout(a.tile()) : a, tb = by_bijection ? Layout(b.tile()) : b;
+  auto attempt = [&](Engine e) {
+    CheckResult r = attempt_on(e, ta, tb);
+    if (by_bijection && (r.status == Status::kPass || r.status == Status::kFail)) {
+      r.engine = "swizzle-bijection+" + r.engine;
+      if (r.status == Status::kPass) r.message += "; decided on the tiles: both carry the same swizzle, a bijection of m";
     }
     return r;
   };

@@ -9,13 +9,14 @@
 
 #include "checks_internal.hpp"
 #include "symbolic_internal.hpp"
+#include "symbolic_results.hpp"
 #include "tirx_verify/layout/error.hpp"
 #include "tirx_verify/prove/bank_engines.hpp"
 #include "tirx_verify/prove/symbolic.hpp"
 
 namespace tirx::prove {
 
-namespace {
+namespace symres {
 
 std::string ranges_text(const std::vector<ParamRange>& ranges) {
   std::string s;
@@ -34,13 +35,14 @@ std::string binding_text(const Env& env) {
   return s;
 }
 
+namespace {
 nlohmann::json binding_json(const Env& env) {
   nlohmann::json j = nlohmann::json::object();
   for (const auto& [k, v] : env) j[k] = v;
   return j;
 }
+}  // namespace
 
-// The concrete result at `binding`, marked with the binding (as a sweep reports it).
 CheckResult at_binding(CheckResult r, const Env& binding) {
   r.message = fmt::format("[{}] {}", binding_text(binding), r.message);
   if (r.witness.is_null()) r.witness = nlohmann::json::object();
@@ -48,12 +50,22 @@ CheckResult at_binding(CheckResult r, const Env& binding) {
   return r;
 }
 
+CheckResult plain(const std::string& id, Status status, std::string message) {
+  CheckResult r;
+  r.id = id;
+  r.status = status;
+  r.engine = "z3-symbolic";
+  r.message = std::move(message);
+  return r;
+}
+
+namespace {
+
 // Re-checks a symbolic counterexample with the concrete check `run` at the binding.
-CheckResult confirm(const SymbolicInput& in, const std::string& id, const Env& binding,
-                    CheckResult (*run)(const CheckInput&)) {
+CheckResult confirm(const Context& c, const std::string& id, const Env& binding, const ConcreteCheck& run) {
   CheckResult r;
   try {
-    r = run(in.at(binding));
+    r = run(c.at(binding));
   } catch (const InputError& e) {
     r.id = id;
     r.status = Status::kFail;
@@ -61,35 +73,35 @@ CheckResult confirm(const SymbolicInput& in, const std::string& id, const Env& b
     r.message = fmt::format("[{}] {}", e.check_id(), e.message());
   }
   r.id = id;
+  if (r.status == Status::kUndecided) {
+    return plain(id, Status::kUndecided,
+                 fmt::format("z3-symbolic found a counterexample at {}, but the concrete check there is undecided "
+                             "({}), so it is not confirmed",
+                             binding_text(binding), r.message));
+  }
   if (r.status != Status::kFail) {
-    CheckResult u;
-    u.id = id;
-    u.status = Status::kUndecided;
-    u.engine = "z3-symbolic";
-    u.message = fmt::format(
-        "ENGINES DISAGREE on {}: z3-symbolic found a counterexample at {} but the concrete check there says {} ({}); "
-        "treated as undecided (engine bug)",
-        id, binding_text(binding), status_name(r.status), r.message);
-    return u;
+    return plain(id, Status::kUndecided,
+                 fmt::format("ENGINES DISAGREE on {}: z3-symbolic found a counterexample at {} but the concrete check "
+                             "there says {} ({}); treated as undecided (engine bug)",
+                             id, binding_text(binding), status_name(r.status), r.message));
   }
   r.engine = "z3-symbolic+" + r.engine;
   return at_binding(std::move(r), binding);
 }
 
-// One symbolic query over a box of bindings (narrowed ranges) under given limits.
-using Query = std::function<symbolic::Answer(const std::vector<ParamRange>&, const EngineLimits&)>;
+}  // namespace
 
 // The failing binding with the smallest parameter values, in --param order (the first parameter
 // as small as possible, then the next with the first fixed, ...): bisection on each parameter's
 // index, asking `query` whether a failure exists below the midpoint. Z3 names an arbitrary
 // binding (N=762060); a person wants the smallest (N=3). Spends at most a quarter of the Z3 time
 // budget; on a limit it keeps the best binding found so far (still a failing one).
-Env minimize(const SymbolicInput& in, Env best, const Query& query) {
+Env minimize(const Context& c, Env best, const Query& query) {
   const Stopwatch clock;
   const double budget_ms =
-      std::min(static_cast<double>(in.limits.z3_timeout_ms),
-               in.limits.budget ? in.limits.budget->seconds_left() * 1e3 : 1e300) / 4;
-  std::vector<ParamRange> r = in.params;
+      std::min(static_cast<double>(c.limits.z3_timeout_ms),
+               c.limits.budget ? c.limits.budget->seconds_left() * 1e3 : 1e300) / 4;
+  std::vector<ParamRange> r = c.params;
   for (ParamRange& p : r) {
     const ParamRange full = p;
     std::int64_t lo_k = 0, hi_k = (best.at(full.name) - full.lo) / full.step;
@@ -98,7 +110,7 @@ Env minimize(const SymbolicInput& in, Env best, const Query& query) {
       if (left < 1) return best;
       const std::int64_t mid = lo_k + (hi_k - lo_k) / 2;
       p.hi = full.lo + mid * full.step;
-      EngineLimits limits = in.limits;
+      EngineLimits limits = c.limits;
       limits.z3_timeout_ms = static_cast<std::int64_t>(left);
       symbolic::Answer a;
       try {
@@ -121,32 +133,14 @@ Env minimize(const SymbolicInput& in, Env best, const Query& query) {
   return best;
 }
 
-CheckResult from_answer(const SymbolicInput& in, const std::string& id, const symbolic::Answer& a,
-                        const std::string& pass_message, CheckResult (*run)(const CheckInput&), const Query& query) {
-  if (a.status == Status::kFail && a.binding) return confirm(in, id, minimize(in, *a.binding, query), run);
-  CheckResult r;
-  r.id = id;
-  r.engine = "z3-symbolic";
-  r.status = a.status;
-  r.message = a.status == Status::kPass ? fmt::format("for all {}: {} ({})", ranges_text(in.params), pass_message, a.message)
-                                        : a.message;
-  return r;
+CheckResult from_answer(const Context& c, const std::string& id, const symbolic::Answer& a,
+                        const std::string& pass_message, const ConcreteCheck& run, const Query& query) {
+  if (a.status == Status::kFail && a.binding) return confirm(c, id, minimize(c, *a.binding, query), run);
+  return plain(id, a.status,
+               a.status == Status::kPass ? fmt::format("for all {}: {} ({})", ranges_text(c.params), pass_message, a.message)
+                                         : a.message);
 }
 
-// Iters (shard 0..n-1, then replica) sorted by |stride| in one concrete layout.
-std::vector<std::size_t> stride_order(const TileLayout& t) {
-  std::vector<std::pair<std::int64_t, std::size_t>> v;
-  for (std::size_t k = 0; k < t.shard.size(); ++k) v.emplace_back(std::llabs(t.shard[k].stride), k);
-  for (std::size_t k = 0; k < t.replica.size(); ++k) v.emplace_back(std::llabs(t.replica[k].stride), t.shard.size() + k);
-  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<std::size_t> out;
-  for (const auto& [s, k] : v) out.push_back(k);
-  return out;
-}
-
-// A few bindings to try concretely before the (possibly slow) digit query: the first 8 bindings
-// in odometer order (so a failure shows at a small binding), then every corner of the parameter
-// box (at most 16).
 std::vector<Env> sample_bindings(const std::vector<ParamRange>& ranges) {
   std::vector<Env> out;
   auto add = [&](const Env& e) {
@@ -167,6 +161,60 @@ std::vector<Env> sample_bindings(const std::vector<ParamRange>& ranges) {
     for (std::size_t i = 0; i < ranges.size(); ++i) e[ranges[i].name] = (i < 4 && ((c >> i) & 1)) ? ranges[i].last() : ranges[i].lo;
     add(e);
   }
+  return out;
+}
+
+std::optional<CheckResult> sample_failure(const Context& c, const ConcreteCheck& run) {
+  for (const Env& b : sample_bindings(c.params)) {
+    CheckResult r;
+    try {
+      r = run(c.at(b));
+    } catch (const InputError&) {
+      continue;  // not well-formed there: layout.well-formed reports it
+    }
+    if (r.status == Status::kFail) {
+      r.engine = "sample+" + r.engine;
+      return at_binding(std::move(r), b);
+    }
+  }
+  return std::nullopt;
+}
+
+symbolic::Answer sampled_or_query(const Context& c, const ConcreteCheck& run, const Query& query) {
+  if (auto f = sample_failure(c, run)) {
+    symbolic::Answer a;
+    a.status = Status::kFail;
+    Env b;
+    for (const auto& [k, v] : f->witness.at("params").items()) b[k] = v.get<std::int64_t>();
+    a.binding = std::move(b);
+    return a;
+  }
+  return query(c.params, c.limits);
+}
+
+}  // namespace symres
+
+namespace {
+
+using symres::Query;
+using symres::ranges_text;
+using symres::at_binding;
+
+symres::Context context(const SymbolicInput& in) { return {in.params, in.limits, in.at}; }
+
+CheckResult from_answer(const SymbolicInput& in, const std::string& id, const symbolic::Answer& a,
+                        const std::string& pass_message, CheckResult (*run)(const CheckInput&), const Query& query) {
+  return symres::from_answer(context(in), id, a, pass_message, run, query);
+}
+
+// Iters (shard 0..n-1, then replica) sorted by |stride| in one concrete layout.
+std::vector<std::size_t> stride_order(const TileLayout& t) {
+  std::vector<std::pair<std::int64_t, std::size_t>> v;
+  for (std::size_t k = 0; k < t.shard.size(); ++k) v.emplace_back(std::llabs(t.shard[k].stride), k);
+  for (std::size_t k = 0; k < t.replica.size(); ++k) v.emplace_back(std::llabs(t.replica[k].stride), t.shard.size() + k);
+  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::size_t> out;
+  for (const auto& [s, k] : v) out.push_back(k);
   return out;
 }
 
@@ -197,18 +245,7 @@ CheckResult injective(const SymbolicInput& in, const CheckInput& in0, const std:
       return r;
     }
   }
-  for (const Env& b : sample_bindings(in.params)) {
-    CheckResult r;
-    try {
-      r = check_injective(in.at(b));
-    } catch (const InputError&) {
-      continue;  // not well-formed there: layout.well-formed reports it
-    }
-    if (r.status == Status::kFail) {
-      r.engine = "sample+" + r.engine;
-      return at_binding(std::move(r), b);
-    }
-  }
+  if (auto f = symres::sample_failure(context(in), check_injective)) return *f;
   const Query query = [&](const std::vector<ParamRange>& r, const EngineLimits& l) {
     return symbolic::injective(in.layout, r, in0.scope, in.allow_broadcast, l);
   };
@@ -220,18 +257,7 @@ CheckResult injective(const SymbolicInput& in, const CheckInput& in0, const std:
 // re-checked at its binding.
 CheckResult bank_conflicts(const SymbolicInput& in, const CheckInput& in0) {
   const std::string id = "smem.bank-conflicts";
-  for (const Env& b : sample_bindings(in.params)) {
-    CheckResult r;
-    try {
-      r = check_bank_conflicts(in.at(b));
-    } catch (const InputError&) {
-      continue;  // not well-formed there: layout.well-formed reports it
-    }
-    if (r.status == Status::kFail) {
-      r.engine = "sample+" + r.engine;
-      return at_binding(std::move(r), b);
-    }
-  }
+  if (auto f = symres::sample_failure(context(in), check_bank_conflicts)) return *f;
   const int eb = in0.elem_bits / 8;
   const int width = in0.access_bytes ? in0.access_bytes : std::max(eb, 4);
   const Query query = [&](const std::vector<ParamRange>& r, const EngineLimits& l) {
@@ -358,7 +384,9 @@ std::vector<CheckResult> run_symbolic(const SymbolicInput& in) {
     return symbolic::bounds(in.layout, r, targets, l);
   };
   CheckResult bnd = budgeted("layout.bounds", [&] {
-    return from_answer(in, "layout.bounds", bounds_query(in.params, in.limits),
+    // Concrete checks at the sample bindings first (a failure is minimized like a solver's):
+    // the digit query of a swizzled footprint is the slow one.
+    return from_answer(in, "layout.bounds", symres::sampled_or_query(context(in), check_bounds, bounds_query),
                        ranges_note.empty() ? "no coordinates" : ranges_note, check_bounds, bounds_query);
   });
   bnd.seconds = clock.seconds();
@@ -385,6 +413,36 @@ std::vector<CheckResult> run_symbolic(const SymbolicInput& in) {
     CheckResult bank = budgeted("smem.bank-conflicts", [&] { return bank_conflicts(in, in0); });
     bank.seconds = clock.seconds();
     out.push_back(std::move(bank));
+  }
+
+  // ---- tmem.partition and tmem.datapath (a TMEM buffer and an --access fragment) ----
+  if (in0.scope == Scope::kTmem && in0.access) {
+    using Run = CheckResult (*)(const CheckInput&);
+    for (const auto& [id, run] : {std::pair<const char*, Run>{"tmem.partition", check_tmem_partition},
+                                  std::pair<const char*, Run>{"tmem.datapath", check_tmem_datapath}}) {
+      clock = Stopwatch();
+      CheckResult r = budgeted(id, [&] {
+        CheckResult f;
+        try {
+          f = run(in0);
+        } catch (const InputError& e) {  // as run_all reports it
+          f.id = id;
+          f.status = Status::kFail;
+          f.engine = "error";
+          f.message = fmt::format("[{}] {}", e.check_id(), e.message());
+        }
+        if (f.status == Status::kNotApplicable) return f;
+        if (std::string_view(id) == "tmem.datapath") return symres::tmem_datapath_all(in, in0, f);
+        if (f.status == Status::kFail) {  // the first binding is the smallest witness
+          f.engine = "z3-symbolic(first binding)+" + f.engine;
+          return at_binding(std::move(f), first);
+        }
+        return symres::tmem_partition_all(in, in0);
+      });
+      if (r.status == Status::kNotApplicable) continue;  // n/a at the first binding: as the sweep says
+      r.seconds = clock.seconds();
+      out.push_back(std::move(r));
+    }
   }
   return out;
 }

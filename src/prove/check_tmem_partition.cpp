@@ -11,6 +11,8 @@
 
 #include "checks_internal.hpp"
 #include "fragment.hpp"
+#include "symbolic_internal.hpp"
+#include "symbolic_results.hpp"
 #include "tirx_verify/layout/error.hpp"
 
 namespace tirx::prove {
@@ -34,17 +36,10 @@ CheckResult check_tmem_partition(const CheckInput& in) {
   if (in.access->size() != n)
     throw InputError("layout.well-formed",
                      fmt::format("--access fragment has {} elements, the TMEM buffer {}", in.access->size(), n));
-  if (point_count(in.layout.tile()) > in.limits.max_enumeration_points) {
-    res.status = Status::kUndecided;
-    res.message = fmt::format("enumeration limit: {} elements x {} replica copies exceed max_enumeration_points={}", n,
-                              in.layout.tile().replica_count(), in.limits.max_enumeration_points);
-    return res;
-  }
   const std::int64_t part = ml.tmem_lanes / ml.warps_per_warpgroup;
   const TileLayout& tl = in.layout.tile();
-  Pacer pace(in.limits.budget, "tmem.partition sweep", static_cast<double>(point_count(tl)));
-  for (std::int64_t e = 0; e < n; ++e) {
-    pace.step(tl.replica_count());
+  // Element e: fills res with the failure and returns false when no copy is in its warp's lanes.
+  auto element_ok = [&](std::int64_t e) {
     const FragmentSlot f = fragment_slot(in.access->apply(e), ml);
     const std::int64_t warp = (f.thread / ml.warp_size) % ml.warps_per_warpgroup;
     bool ok = false;
@@ -65,8 +60,64 @@ CheckResult check_tmem_partition(const CheckInput& in) {
                                 "{}; warp {} may only access lanes {}..{}",
                                 nlohmann::json(logical_coord(e, in.shape)).dump(), f.thread, warp, lanes.dump(), warp,
                                 part * warp, part * (warp + 1) - 1);
+    }
+    return ok;
+  };
+  // Past the enumeration crossover (auto) or with --engine z3: the symbolic engine's partition
+  // query with every integer a constant (z3_symbolic_pairs.cpp): O(iters) terms at any size. A
+  // pass is the answer; for a fail the enumeration below finds the witness (the first element in
+  // flat order), and must find one.
+  const std::int64_t points = point_count(in.layout.tile());
+  const bool by_z3 = in.engine == Engine::kZ3 || (in.engine == Engine::kAuto && points > in.limits.enum_crossover_points);
+  std::optional<symbolic::Answer> z3_answer;
+  if (by_z3) {
+    try {
+      z3_answer = symbolic::tmem_partition(symres::constant_layout(in.layout), symres::constant_layout(*in.access), {},
+                                           ml, in.limits);
+    } catch (const NotSymbolic& e) {
+      z3_answer = symbolic::Answer{};
+      z3_answer->message = e.what();
+    }
+    if (z3_answer->status == Status::kPass) {
+      res.status = Status::kPass;
+      res.engine = "z3";
+      res.message = fmt::format("all {} elements lie in the sub-partition of the warp that holds them ({})", n,
+                                z3_answer->message);
       return res;
     }
+    if (z3_answer->status == Status::kUndecided && in.engine == Engine::kZ3) {
+      res.status = Status::kUndecided;
+      res.engine = "z3";
+      res.message = z3_answer->message;
+      return res;
+    }
+    res.engine = "z3+enum";
+  }
+  const bool z3_fail = z3_answer && z3_answer->status == Status::kFail;
+  if (z3_fail && points > in.limits.max_enumeration_points && z3_answer->element) {
+    // Too many points to find the first failing element: the element z3 names, re-evaluated.
+    if (!element_ok(*z3_answer->element)) return res;
+  }
+  if (points > in.limits.max_enumeration_points) {
+    res.status = Status::kUndecided;
+    res.message = fmt::format("enumeration limit: {} elements x {} replica copies exceed max_enumeration_points={}{}", n,
+                              in.layout.tile().replica_count(), in.limits.max_enumeration_points,
+                              z3_fail      ? " (z3 says some element lies outside its warp's lanes; the witness search "
+                                             "needs the enumeration)"
+                              : z3_answer ? "; z3: " + z3_answer->message
+                                          : std::string());
+    return res;
+  }
+  Pacer pace(in.limits.budget, "tmem.partition sweep", static_cast<double>(point_count(tl)));
+  for (std::int64_t e = 0; e < n; ++e) {
+    pace.step(tl.replica_count());
+    if (!element_ok(e)) return res;
+  }
+  if (z3_fail) {
+    res.status = Status::kUndecided;
+    res.message = "ENGINES DISAGREE on tmem.partition: z3 found an element outside its warp's lanes, the enumeration "
+                  "none; treated as undecided (engine bug)";
+    return res;
   }
   res.status = Status::kPass;
   res.message = fmt::format("all {} elements lie in the sub-partition of the warp that holds them", n);

@@ -116,21 +116,35 @@ Answer injective(const SymLayout& l, const std::vector<ParamRange>& ranges, Scop
     Answer ans;
     z3enc::Session session(limits);
     z3::context& ctx = session.ctx();
-    const Terms t(ctx, false, width(l, ranges), ranges);
-    const Point p = encode(t, l, ranges, "p_", allow_broadcast), q = encode(t, l, ranges, "q_", allow_broadcast);
-    z3::solver s = t.solver();
-    for (const auto& d : t.domain()) s.add(d);
-    for (const auto& e : extents_positive(t, l)) s.add(e);
-    for (const auto& c : p.constraints) s.add(c);
-    for (const auto& c : q.constraints) s.add(c);
-    for (Axis a : storage_axes(skeleton(l), scope)) s.add(p.on(t, a) == q.on(t, a));
-    z3::expr_vector differ(ctx);
-    for (std::size_t i = 0; i < p.vars.size(); ++i) differ.push_back(p.vars[i] != q.vars[i]);
-    s.add(differ.empty() ? ctx.bool_val(false) : z3::mk_or(differ));
-    switch (session.check(s)) {
-      case z3::unsat: ans.status = Status::kPass; ans.message = t.note(); break;
-      case z3::sat: ans.status = Status::kFail; ans.binding = t.binding(s.get_model()); break;
-      default: ans.message = session.why(); break;
+    // The swizzle-is-a-bijection rule: a valid swizzle (S >= B) is a bijection of m applied to m
+    // alone, so two points share a swizzled cell exactly when they share a tile cell: the tile
+    // values are compared and no XOR is encoded (an invalid swizzle keeps the XOR; no binding of
+    // it is well-formed anyway). Without an XOR the query is tried over integers first (linear
+    // where the strides are constants: no bit-blasting of wide multipliers), with half the time.
+    const bool by_tile = !l.swizzle || l.swizzle->atom_len >= l.swizzle->swizzle_len;
+    std::vector<bool> arithmetics = {false};
+    if (by_tile) arithmetics.insert(arithmetics.begin(), true);
+    for (const bool ints : arithmetics) {
+      const Terms t(ctx, ints, width(l, ranges), ranges);
+      const Point p = encode(t, l, ranges, "p_", allow_broadcast), q = encode(t, l, ranges, "q_", allow_broadcast);
+      z3::solver s = t.solver();
+      for (const auto& d : t.domain()) s.add(d);
+      for (const auto& e : extents_positive(t, l)) s.add(e);
+      for (const auto& c : p.constraints) s.add(c);
+      for (const auto& c : q.constraints) s.add(c);
+      for (Axis a : storage_axes(skeleton(l), scope)) s.add(p.on(t, a, !by_tile) == q.on(t, a, !by_tile));
+      z3::expr_vector differ(ctx);
+      for (std::size_t i = 0; i < p.vars.size(); ++i) differ.push_back(p.vars[i] != q.vars[i]);
+      s.add(differ.empty() ? ctx.bool_val(false) : z3::mk_or(differ));
+      switch (session.check(s, ints ? 0.5 : 1.0)) {
+        case z3::unsat:
+          ans.status = Status::kPass;
+          ans.message = t.note() + (l.swizzle ? "; decided on the tile (the swizzle is a bijection of m)" : "");
+          return ans;
+        case z3::sat: ans.status = Status::kFail; ans.binding = t.binding(s.get_model()); return ans;
+        default: ans.status = Status::kUndecided; ans.message = session.why(); break;
+      }
+      if (session.out_of_time()) break;
     }
     return ans;
   });
@@ -222,12 +236,42 @@ Answer bounds(const SymLayout& l, const std::vector<ParamRange>& ranges, const s
         });
       } else {
         // bound_targets (ranges.cpp): a whole buffer (m offset 0) keeps the swizzled address in
-        // [0, span); a view with an m offset stays inside the swizzle periods it touches. Over
-        // the digits of one point, in bit-vectors (the swizzle acts on bits).
+        // [0, span); a view with an m offset stays inside the swizzle periods it touches.
+        const int k = l.swizzle->per_element + l.swizzle->swizzle_len + l.swizzle->atom_len;
+        // The period rule first: the swizzle keeps m inside its aligned 2^k block, so where the
+        // tile's m interval rounded out to whole blocks lies inside the footprint, no swizzled
+        // address leaves it. A params-only query for the bindings where the rule does not decide;
+        // none: pass without encoding the XOR.
+        auto rule_fails = [&](const Terms& t) {
+          const Extremes x = extremes(t, m);
+          const z3::expr period = t.num(std::int64_t{1} << k);
+          auto floor_block = [&](const z3::expr& v) {  // floor(v / P) * P
+            if (t.ints()) {
+              const z3::expr q = v / period;  // Euclidean; P > 0, so this is floor
+              return q * period;
+            }
+            return z3::shl(z3::ashr(v, t.num(k)), t.num(k));
+          };
+          const z3::expr whole = x.off == t.num(0);
+          const z3::expr lo = z3::ite(whole, t.num(0), floor_block(x.lo));
+          z3::expr limit = z3::ite(whole, x.span, floor_block(x.hi) + period);
+          if (tg.hi) limit = z3::ite(t.lt(t.term(*tg.hi), limit), t.term(*tg.hi), limit);
+          return t.lt(floor_block(x.lo), lo) || t.lt(limit, floor_block(x.hi) + period);
+        };
+        const Answer rule = params_query(session, w, ranges, [&](const Terms& t) -> std::optional<z3::expr> {
+          return well_formed_binding(t) && rule_fails(t);
+        });
+        if (rule.status == Status::kPass) {
+          ans.status = Status::kPass;
+          ans.message = "the tile's m interval rounded out to whole swizzle periods lies in the footprint for every "
+                        "binding (period rule, no XOR encoded)";
+          continue;
+        }
+        // Where the rule does not decide: over the digits of one point, in bit-vectors (the
+        // swizzle acts on bits), only at the bindings the rule leaves open.
         const Terms t(session.ctx(), false, w, ranges);
         const Point p = encode(t, l, ranges, "", false);
         const Extremes x = extremes(t, m);
-        const int k = l.swizzle->per_element + l.swizzle->swizzle_len + l.swizzle->atom_len;
         const z3::expr period = t.num(std::int64_t{1} << k), shift = t.num(k);
         const z3::expr whole = x.off == t.num(0);
         const z3::expr lo = z3::ite(whole, t.num(0), z3::shl(z3::ashr(x.lo, shift), shift));
@@ -236,6 +280,7 @@ Answer bounds(const SymLayout& l, const std::vector<ParamRange>& ranges, const s
         z3::solver s = t.solver();
         for (const auto& d : t.domain()) s.add(d);
         s.add(well_formed_binding(t));
+        s.add(rule_fails(t));
         for (const auto& c : p.constraints) s.add(c);
         const z3::expr v = p.on(t, m, true);
         s.add(t.lt(v, lo) || t.le(limit, v));

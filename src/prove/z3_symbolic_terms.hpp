@@ -154,7 +154,8 @@ class Terms {
   std::map<std::string, z3::expr> value_;
 };
 
-// One copy of the layout's domain: digit variables, their ranges, the value per axis.
+// One copy of the layout's domain: digit variables, their ranges, the value per axis. Over
+// integers (t.ints()) the digits are Int constants and `value` is the tile value (no swizzle).
 struct Point {
   std::vector<z3::expr> vars;                    // shard then replica digits (W bits)
   std::vector<z3::expr> constraints;             // digit ranges, broadcast digits fixed
@@ -169,6 +170,7 @@ inline Point encode(const Terms& t, const SymLayout& l, const std::vector<ParamR
              bool exclude_zero_stride_shard) {
   z3::context& ctx = t.ctx();
   const unsigned w = t.width();
+  (void)w;
   Point p;
   auto add = [&](Axis a, const z3::expr& v) {
     auto& slot = p.tile[a.index()];
@@ -177,13 +179,19 @@ inline Point encode(const Terms& t, const SymLayout& l, const std::vector<ParamR
   auto digits = [&](const std::vector<SymIter>& iters, const char* tag, bool exclude) {
     for (std::size_t k = 0; k < iters.size(); ++k) {
       const SymIter& it = iters[k];
-      const auto eb = it.extent.bounds(ranges);
-      const u128 top = eb.hi > 1 ? static_cast<u128>(eb.hi - 1) : 0;
-      const unsigned bits = std::max(1u, bit_length(top));
-      const z3::expr narrow = ctx.bv_const(fmt::format("{}{}{}", prefix, tag, k).c_str(), bits);
-      const z3::expr d = z3::zext(narrow, w - bits);
       const z3::expr ext = t.term(it.extent), stride = t.term(it.stride);
-      p.constraints.push_back(z3::sle(d, ext - t.num(1)));
+      z3::expr d = ctx.int_val(0);
+      if (t.ints()) {  // integers: no XOR can be encoded (value = tile)
+        d = ctx.int_const(fmt::format("{}{}{}", prefix, tag, k).c_str());
+        p.constraints.push_back(d >= 0);
+      } else {
+        const auto eb = it.extent.bounds(ranges);
+        const u128 top = eb.hi > 1 ? static_cast<u128>(eb.hi - 1) : 0;
+        const unsigned bits = std::max(1u, bit_length(top));
+        const z3::expr narrow = ctx.bv_const(fmt::format("{}{}{}", prefix, tag, k).c_str(), bits);
+        d = z3::zext(narrow, w - bits);
+      }
+      p.constraints.push_back(t.le(d, ext - t.num(1)));
       if (exclude) p.constraints.push_back(z3::implies(stride == t.num(0), d == t.num(0)));
       p.vars.push_back(d);
       add(it.axis, d * stride);
@@ -194,7 +202,7 @@ inline Point encode(const Terms& t, const SymLayout& l, const std::vector<ParamR
   for (const auto& [a, v] : l.offset) add(a, t.term(v));
   p.value = p.tile;
   const Axis m(AxisId::m);
-  if (l.swizzle && l.swizzle->swizzle_len > 0 && p.tile[m.index()]) {
+  if (!t.ints() && l.swizzle && l.swizzle->swizzle_len > 0 && p.tile[m.index()]) {
     const SwizzleSpec& z = *l.swizzle;
     const z3::expr v = *p.tile[m.index()];
     const std::uint64_t field = ((std::uint64_t{1} << z.swizzle_len) - 1) << z.per_element;

@@ -239,4 +239,35 @@ int guarded(bool json, const std::string& input_text, const std::function<int()>
   }
 }
 
+bool decisive(prove::Status s) { return s == prove::Status::kPass || s == prove::Status::kFail; }
+
+prove::CheckResult merge_symbolic_sweep(const prove::CheckResult* sym, const prove::CheckResult* swept) {
+  if (!sym) return *swept;
+  if (!swept) return *sym;
+  if (decisive(sym->status) && decisive(swept->status) && sym->status != swept->status) {
+    prove::CheckResult r = *sym;
+    r.status = prove::Status::kFail;
+    r.engine = "z3-symbolic+sweep";
+    r.message = fmt::format("ENGINES DISAGREE on {}: z3-symbolic says {} ({}); the sweep says {} ({})", sym->id,
+                            prove::status_name(sym->status), sym->message, prove::status_name(swept->status),
+                            swept->message);
+    r.witness = {{"engines",
+                  {{{"engine", "z3-symbolic"}, {"status", prove::status_name(sym->status)}, {"witness", sym->witness}},
+                   {{"engine", "sweep:" + swept->engine},
+                    {"status", prove::status_name(swept->status)},
+                    {"witness", swept->witness}}}}};
+    return r;
+  }
+  // Agreement (or one side undecided): the sweep's first failing binding is the more useful
+  // witness; a pass is stated for all bindings by the symbolic proof.
+  prove::CheckResult r = (swept->status == prove::Status::kFail || !decisive(sym->status)) ? *swept : *sym;
+  if (decisive(sym->status) && decisive(swept->status)) {
+    r.engine = "z3-symbolic+sweep(" + swept->engine + ")";
+    r.message += r.status == prove::Status::kFail ? fmt::format(" [z3-symbolic agrees: {}]", sym->message)
+                                                  : " [sweep agrees]";
+  }
+  r.seconds = sym->seconds + swept->seconds;
+  return r;
+}
+
 }  // namespace tirx::cli

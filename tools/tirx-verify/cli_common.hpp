@@ -38,6 +38,14 @@ std::vector<Env> expand_params(const std::vector<std::string>& params, std::size
 // "N=16, K=2" for messages.
 std::string env_text(const Env& env, const std::vector<std::string>& params);
 
+// Pass or fail (not undecided / n/a).
+bool decisive(prove::Status s);
+// The symbolic result of a check (`sym`, prove/symbolic.hpp) merged with the swept one (either
+// may be absent): verdicts that disagree are a failure "ENGINES DISAGREE" (both in
+// witness.engines); on agreement the sweep's first failing binding is the witness and a pass is
+// the symbolic one, engine "z3-symbolic+sweep(<engine>)"; one side undecided: the other.
+prove::CheckResult merge_symbolic_sweep(const prove::CheckResult* sym, const prove::CheckResult* swept);
+
 // One check's results over a sweep of parameter bindings, folded into one result per check id:
 // the first failing binding (message prefixed "[N=16] ", witness gains "params"), else the first
 // undecided one, else a pass "for all K bindings" (n/a when n/a everywhere). Engines are joined,

@@ -12,6 +12,8 @@
 //     bindings (with --engine enum|gf2, or outside the symbolic subset, only the sweep runs); the
 //     sweep's first failing binding is reported, and where both ran their verdicts must agree
 //     (else "ENGINES DISAGREE", a failure);
+//   * tmem.partition and tmem.datapath are decided for all bindings too when the buffer is in TMEM
+//     and --access is given (prove/symbolic.hpp; undecided, naming why, where no encoding exists);
 //   * past kMaxSweep bindings, checks without a symbolic encoding are undecided, or n/a when they
 //     do not apply at the first binding (applicability depends on scope and options only).
 // --alloc-elems may use the parameters ("N*64").
@@ -157,38 +159,6 @@ std::vector<prove::CheckResult> sweep(const Opts& o, const std::vector<Env>& env
   return fold_sweep(runs, o.params);
 }
 
-bool decisive(prove::Status s) { return s == prove::Status::kPass || s == prove::Status::kFail; }
-
-// The symbolic result of a check merged with the swept one (either may be absent).
-prove::CheckResult merge(const prove::CheckResult* sym, const prove::CheckResult* swept) {
-  if (!sym) return *swept;
-  if (!swept) return *sym;
-  if (decisive(sym->status) && decisive(swept->status) && sym->status != swept->status) {
-    prove::CheckResult r = *sym;
-    r.status = prove::Status::kFail;
-    r.engine = "z3-symbolic+sweep";
-    r.message = fmt::format("ENGINES DISAGREE on {}: z3-symbolic says {} ({}); the sweep says {} ({})", sym->id,
-                            prove::status_name(sym->status), sym->message, prove::status_name(swept->status),
-                            swept->message);
-    r.witness = {{"engines",
-                  {{{"engine", "z3-symbolic"}, {"status", prove::status_name(sym->status)}, {"witness", sym->witness}},
-                   {{"engine", "sweep:" + swept->engine},
-                    {"status", prove::status_name(swept->status)},
-                    {"witness", swept->witness}}}}};
-    return r;
-  }
-  // Agreement (or one side undecided): the sweep's first failing binding is the more useful
-  // witness; a pass is stated for all bindings by the symbolic proof.
-  prove::CheckResult r = (swept->status == prove::Status::kFail || !decisive(sym->status)) ? *swept : *sym;
-  if (decisive(sym->status) && decisive(swept->status)) {
-    r.engine = "z3-symbolic+sweep(" + swept->engine + ")";
-    r.message += r.status == prove::Status::kFail ? fmt::format(" [z3-symbolic agrees: {}]", sym->message)
-                                                  : " [sweep agrees]";
-  }
-  r.seconds = sym->seconds + swept->seconds;
-  return r;
-}
-
 int run_ranged(const Opts& o, const std::vector<ParamRange>& ranges, const hw::Target& target) {
   const __int128 count = binding_count(ranges);
   const bool sweepable = count <= kMaxSweep;
@@ -232,8 +202,19 @@ int run_ranged(const Opts& o, const std::vector<ParamRange>& ranges, const hw::T
       if (!o.access.empty()) {
         try {
           si.access = parse_symbolic_layout(o.access, names);
-        } catch (const NotSymbolic&) {  // the fragment is swept (or undecided) instead
-        } catch (const InputError&) {   // make_input reports it
+        } catch (const NotSymbolic& e) {  // the fragment is swept (or undecided) instead
+          si.access_why = e.what();
+        } catch (const InputError&) {  // make_input reports it
+        }
+        if (!si.access) {
+          // A fragment whose text evaluates without any binding is one layout at every binding
+          // (a factory call too): the TMEM checks use it as a constant.
+          try {
+            Layout f = parse_layout(o.access, Env{});
+            f.validate();
+            si.access_fixed = std::move(f);
+          } catch (const InputError&) {
+          }
         }
       }
       sym = prove::run_symbolic(si);
@@ -290,13 +271,15 @@ int run_ranged(const Opts& o, const std::vector<ParamRange>& ranges, const hw::T
       continue;
     }
     if (!s && !w) continue;
-    results.push_back(merge(s, w));
+    results.push_back(merge_symbolic_sweep(s, w));
     if (id == "layout.well-formed" && results.back().status == prove::Status::kFail) break;
   }
 
   nlohmann::json decided_ids = prove::symbolic_check_ids();
   for (const prove::CheckResult& r : sym)
-    if (r.id == "swizzle.legal" || r.id == "smem.bank-conflicts") decided_ids.push_back(r.id);
+    if (r.id == "swizzle.legal" || r.id == "smem.bank-conflicts" ||
+        ((r.id == "tmem.partition" || r.id == "tmem.datapath") && decisive(r.status)))
+      decided_ids.push_back(r.id);
   // "well-formed, injective and bounds", then ", swizzle.legal" / ", smem.bank-conflicts".
   std::string decided_text = "; well-formed, injective";
   decided_text += decided_ids.size() > 3 ? ", bounds" : " and bounds";

@@ -59,6 +59,12 @@ struct SymbolicInput {
   // subset). With a shared buffer and an element type, smem.bank-conflicts is decided for every
   // binding too (prove/bank_engines.hpp z3_layout), as a fourth result.
   std::optional<SymLayout> access;
+  // The --access fragment when it is one layout at every binding (its text names no parameter;
+  // it may be a factory call, outside the symbolic subset): tmem.partition reads it as a
+  // constant symbolic layout when `access` is absent, and tmem.datapath needs it fixed.
+  std::optional<Layout> access_fixed;
+  // Why --access has no symbolic form (NotSymbolic's reason), for the undecided messages.
+  std::string access_why;
 };
 
 // The three results, in symbolic_check_ids() order (then smem.bank-conflicts when `access` is
@@ -70,5 +76,43 @@ std::vector<CheckResult> run_symbolic(const SymbolicInput& in);
 
 // Bit width W of the symbolic encoding of `in` (exposed for tests and messages).
 unsigned symbolic_width(const SymbolicInput& in);
+
+// With a TMEM buffer and an --access fragment, run_symbolic also gives (after the others):
+//   tmem.partition  one query over the digits of both layouts tied by the flat index: sizes differ,
+//                   or an element's thread belongs to warp w and no copy of it lies on lanes
+//                   [32w, 32w+32) (PTX ISA 9.1 §9.7.16.8.1). The buffer's TLane replica copies
+//                   are expanded (at most 256 at the ranges' largest extents; more: undecided,
+//                   named). The fragment: `access`, or `access_fixed` as constants; neither:
+//                   undecided naming access_why.
+//   tmem.datapath   decided from the first binding when the buffer without its TCol offset and
+//                   the fragment are the same layouts at every binding (every extent, stride and
+//                   other offset constant): the data path, the atom and the comparison are then
+//                   binding-independent, and the TCol base moves the layout and the instructions'
+//                   columns together, so only the base matters: it must be a whole 32-bit column,
+//                   >= 0 and < 65536 columns (tcgen05 addresses keep 16 column bits). One params-
+//                   only query over the base. Otherwise undecided, naming the iter that varies
+//                   (the check compares canonical forms with the data-path factories, which has
+//                   no symbolic encoding).
+// Both n/a when they are n/a at the first binding (applicability depends on scope and options).
+
+// layout.equivalent for every binding (`tirx-verify equiv A B --param ...`).
+struct SymbolicEquivalenceInput {
+  SymLayout a, b;
+  std::vector<ParamRange> params;
+  std::optional<std::int64_t> shape_elems;  // the --shape product (both sizes must equal it)
+  // The concrete CheckInput of one binding (layout, other, shape, engine options); throws
+  // InputError for a binding that is not a valid input.
+  std::function<CheckInput(const Env&)> at;
+  EngineLimits limits;
+};
+
+// The layout.equivalent result for every binding: extents >= 1 and the sizes against the shape
+// (params-only queries: a binding where they fail is bad input, the InputError of the concrete
+// check at the smallest such binding is thrown), then the concrete check at sample bindings,
+// then one query over both layouts' digits tied by the flat index (symbolic_internal.hpp
+// equivalent(): the other side's replica copies expanded, at most 256; two ComposeLayouts with
+// the same swizzle compared by their tiles). A fail is minimized and re-checked concretely
+// (engine "z3-symbolic+<engine>", witness.params). Throws NotSymbolic as run_symbolic.
+CheckResult run_symbolic_equivalent(const SymbolicEquivalenceInput& in);
 
 }  // namespace tirx::prove
