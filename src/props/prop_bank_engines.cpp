@@ -10,7 +10,8 @@
 // fp32) with a pitch of C or C plus padding, or a 32B/64B/128B swizzle, read by 32 lanes k
 // elements (one 4/8/16-byte vector) at a time, lanes over rows and chunks in either order:
 // smem.bank-conflicts forced to the simulator, to z3 and (where it applies) to gf2 gives one
-// verdict, and gf2's witness is the simulator's.
+// verdict, gf2's witness is the simulator's, and auto's translation rule (one row group decided,
+// bank_translate.hpp) reports what the simulator reports.
 #include <fmt/format.h>
 
 #include "props_internal.hpp"
@@ -132,6 +133,16 @@ void layout_case() {
     fail(fmt::format("gf2 says {} ({}), the simulator {} ({})", prove::status_name(g.status), g.message,
                      prove::status_name(sim.status), sim.message),
          repro);
+  // auto: where the translation rule decides one row group (check_bank_conflicts.cpp), its
+  // report is the whole simulation's, word for word.
+  const prove::CheckResult a = run(prove::Engine::kAuto);
+  if (a.engine.rfind("translation+", 0) == 0) {
+    RC_TAG("layout: translated");
+    if (a.status != sim.status || a.witness != sim.witness || a.message != sim.message)
+      fail(fmt::format("auto ({}) says {} ({}), the simulator {} ({})", a.engine, prove::status_name(a.status), a.message,
+                       prove::status_name(sim.status), sim.message),
+           repro + " (without --cross-check: auto)");
+  }
 }
 
 }  // namespace

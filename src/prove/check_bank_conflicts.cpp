@@ -18,6 +18,9 @@
 //   sim  the calibrated simulator over every fragment point (up to enum_crossover_points x 8
 //        points under auto, max_enumeration_points when forced);
 //   z3   "two threads of one phase at different words of one bank" over the digits (any size).
+// Between gf2 and the others, auto first removes the digits that only translate whole
+// instructions (bank_translate.hpp: padded rows, any count) and decides one copy
+// (engine "translation+gf2/sim/z3"); forced engines and --cross-check decide the full problem.
 // A z3 or gf2 failure is shown as the simulator's witness of the instruction it names.
 #include <fmt/format.h>
 
@@ -27,6 +30,7 @@
 #include <set>
 #include <tuple>
 
+#include "bank_translate.hpp"
 #include "checks_internal.hpp"
 #include "fragment.hpp"
 #include "tirx_verify/hw/banks.hpp"
@@ -528,11 +532,38 @@ CheckResult check_bank_conflicts(const CheckInput& in) {
     case Engine::kZ3: return run_z3();
     default: break;
   }
-  // auto: gf2 where it applies; the simulator up to 8x the enumeration crossover (it costs
-  // ~30-60 ns per point, docs/performance.md); else z3, and the simulator when z3 is undecided
-  // and the sweep fits.
+  // auto: gf2 where it applies; then, where the instructions are translates of one another
+  // (bank_translate.hpp: padded rows read row group by row group), the same engines on one
+  // copy; the simulator up to 8x the enumeration crossover (it costs ~30-60 ns per point,
+  // docs/performance.md); else z3, and the simulator when z3 is undecided and the sweep fits.
   auto g = run_gf2();
   if (auto* r = std::get_if<CheckResult>(&g)) return *r;
+  if (auto t = banks::translate_instructions(in, eb, width)) {
+    CheckInput rin = in;
+    rin.layout = t->buffer;
+    rin.access = Layout(t->access);
+    const std::int64_t rpoints = point_count(t->access);
+    auto scaled = [&](Outcome o, const std::string& engine) {
+      if (!o.vector_failure && o.instructions >= 0) {
+        std::int64_t ins = 0, wf = 0;
+        if (__builtin_mul_overflow(o.instructions, t->copies, &ins) || __builtin_mul_overflow(o.wavefronts, t->copies, &wf))
+          o.instructions = -1;  // "every access" (the count does not fit int64)
+        else
+          o.instructions = ins, o.wavefronts = wf;
+      }
+      return report(in, s, o, "translation+" + engine);
+    };
+    auto gr = gf2_decide(rin, s);
+    if (auto* o = std::get_if<Outcome>(&gr)) return scaled(*o, "gf2");
+    if (rpoints <= 8 * in.limits.enum_crossover_points) return scaled(simulate(rin, s, std::nullopt), "sim");
+    auto z = z3_decide(rin, s);
+    if (auto* o = std::get_if<Outcome>(&z)) return scaled(*o, "z3");
+    if (rpoints <= in.limits.max_enumeration_points) return scaled(simulate(rin, s, std::nullopt), "sim");
+    CheckResult u = std::get<CheckResult>(z);
+    u.id = res.id;
+    u.engine = "translation+z3";
+    return u;
+  }
   if (points <= 8 * in.limits.enum_crossover_points) return run_sim();
   CheckResult z = run_z3();
   if (z.status == Status::kUndecided && sim_fits) return run_sim();

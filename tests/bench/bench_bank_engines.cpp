@@ -2,7 +2,8 @@
 //   BM_Rows/<log2 rows>/<pitch>/<engine> — a fp16 buffer of `rows` 128-byte rows (pitch 64: dense,
 //     64S: 128B-swizzled, 72 / 80: padded 16 / 32 bytes), each thread reading one row 16 bytes per
 //     instruction (S[(rows/32, 32, 8, 8):(64, 1@laneid, 8, 1)]); engine auto / sim / z3 / gf2.
-//     2^18 rows = 2^24 elements: the "2^24-element buffer within seconds".
+//     2^18 rows = 2^24 elements: the "2^24-element buffer within seconds"; auto on
+//     padded rows also at 2^40 and 2^55 rows (the translation rule, bank_translate.hpp).
 //   BM_SymbolicPitch/<hi> — check --param N=8..hi:8 of S[(32,N):(N+1,1)] read by columns (4-byte
 //     float32), one Z3 query for every binding.
 //   BM_Golden — z3_access and gf2_wavefronts over one recorded-pattern-like access (16-byte rows,
@@ -56,6 +57,8 @@ BENCHMARK(BM_Rows)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Rows)->ArgsProduct({{10, 14, 18}, {0, 64}, {3}})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Rows)->ArgsProduct({{10, 14, 18}, {0, 72}, {1}})->Unit(benchmark::kMillisecond)->Iterations(1);
+// auto on padded rows past any sweep (2^46 and 2^61 elements): the translation rule.
+BENCHMARK(BM_Rows)->ArgsProduct({{40, 55}, {72, 80}, {0}})->Unit(benchmark::kMillisecond);
 
 void BM_SymbolicPitch(benchmark::State& st) {
   const std::int64_t hi = st.range(0);

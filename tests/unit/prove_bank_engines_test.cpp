@@ -174,11 +174,74 @@ TEST(BankEngines, TwoToTheTwentyFourElementsWithoutASweep) {
   EXPECT_EQ(plain.witness["ideal"], 4);
   const CheckResult padded = bank(smem(TL({I(262144, 72), I(64, 1)}), frag, 16, 16, Engine::kAuto));
   EXPECT_EQ(padded.status, Status::kPass) << padded.message;
-  EXPECT_EQ(padded.engine, "z3");
+  EXPECT_EQ(padded.engine, "translation+sim");
+  EXPECT_NE(padded.message.find("65536 warp-wide"), std::string::npos) << padded.message;
   const CheckResult bad = bank(smem(TL({I(262144, 80), I(64, 1)}), frag, 16, 16, Engine::kAuto));
   ASSERT_EQ(bad.status, Status::kFail) << bad.message;
-  EXPECT_EQ(bad.engine, "z3");
+  EXPECT_EQ(bad.engine, "translation+sim");
   EXPECT_GT(bad.witness["wavefronts"], bad.witness["ideal"]);
+  // z3 on the full problem (the path auto took before the translation rule) agrees.
+  EXPECT_EQ(bank(smem(TL({I(262144, 72), I(64, 1)}), frag, 16, 16, Engine::kZ3)).status, Status::kPass);
+  EXPECT_EQ(bank(smem(TL({I(262144, 80), I(64, 1)}), frag, 16, 16, Engine::kZ3)).status, Status::kFail);
+}
+
+// The translation rule (bank_translate.hpp): where the instructions are translates of one row
+// group's, auto decides that group and reports what the simulator of the whole buffer reports —
+// the same verdict, message (instruction counts included) and witness. Where instructions
+// interleave (two digits on one instruction range) the rule refuses and auto simulates all.
+TEST(BankEngines, TranslationDecidesLikeTheWholeSimulation) {
+  struct Case {
+    Layout buf;
+    TileLayout frag;
+    int bits, bytes;
+    bool translated;
+  };
+  // 256 fp16 rows, each thread one row 16 bytes at a time (instruction = 8 * row group + chunk).
+  const TileLayout rows16 = TL({I(8, 64), I(32, 1, "laneid"), I(8, 8), I(8, 1)});
+  // The same rows with the row group on the warp: warp w reads rows 32w..32w+31.
+  const TileLayout warps16 = TL({I(8, 1, "warpid"), I(32, 1, "laneid"), I(8, 8), I(8, 1)});
+  // fp32 columns of 32 rows x 64, 4 bytes: lane = row, instruction = column.
+  const TileLayout cols4 = TL({I(4, 1, "warpid"), I(32, 1, "laneid"), I(64, 1)});
+  const std::vector<Case> cases = {
+      {TL({I(256, 72), I(64, 1)}), rows16, 16, 16, true},                     // 144 B pitch: clean
+      {TL({I(256, 80), I(64, 1)}), rows16, 16, 16, true},                     // 160 B: 2-way
+      {TL({I(256, 68), I(64, 1)}), rows16, 16, 16, true},                     // 136 B: unaligned rows
+      {TL({I(256, 72), I(64, 1)}, {}, {{"m", 8}}), warps16, 16, 16, true},   // a 16-byte offset
+      {TL({I(256, 88), I(64, 1)}), warps16, 16, 16, true},                    // 176 B: clean
+      {CL(3, 3, 3, TL({I(256, 72), I(64, 1)})), rows16, 16, 16, false},       // row group not whole periods
+      {TL({I(128, 65), I(64, 1)}), cols4, 32, 4, true},                       // odd pitch: clean
+      {TL({I(128, 66), I(64, 1)}), cols4, 32, 4, true},                       // even pitch: 2-way
+      // Two digits on one instruction range (instruction = d0 + d1): no translation.
+      {TL({I(2, 2048), I(2, 1024), I(32, 32), I(32, 1)}), TL({I(2, 32), I(2, 32), I(32, 1, "laneid"), I(32, 1)}), 32, 4,
+       false},
+  };
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    SCOPED_TRACE(i);
+    const Case& c = cases[i];
+    const CheckResult sim = bank(smem(c.buf, c.frag, c.bits, c.bytes, Engine::kEnum));
+    const CheckResult a = bank(smem(c.buf, c.frag, c.bits, c.bytes, Engine::kAuto));
+    EXPECT_EQ(a.engine.rfind("translation+", 0) == 0, c.translated) << a.engine;
+    EXPECT_EQ(a.status, sim.status) << a.message;
+    EXPECT_EQ(a.message, sim.message);
+    EXPECT_EQ(a.witness, sim.witness);
+  }
+}
+
+// Padded 144-byte rows at 2^61 elements (2^55 rows, 2^53 instructions) and the 160-byte pitch
+// that conflicts: decided on one row group, the counts scaled.
+TEST(BankEngines, PaddedRowsAtTwoToTheSixtyOneElements) {
+  const std::int64_t rows = std::int64_t{1} << 55;
+  const TileLayout frag = TL({I(rows / 32, 64), I(32, 1, "laneid"), I(8, 8), I(8, 1)});
+  const CheckResult ok = bank(smem(TL({I(rows, 72), I(64, 1)}), frag, 16, 16, Engine::kAuto));
+  EXPECT_EQ(ok.status, Status::kPass) << ok.message;
+  EXPECT_EQ(ok.engine, "translation+sim");
+  EXPECT_NE(ok.message.find("9007199254740992 warp-wide 16-byte accesses"), std::string::npos) << ok.message;
+  const CheckResult bad = bank(smem(TL({I(rows, 80), I(64, 1)}), frag, 16, 16, Engine::kAuto));
+  ASSERT_EQ(bad.status, Status::kFail) << bad.message;
+  EXPECT_EQ(bad.witness["warp"], 0);
+  EXPECT_EQ(bad.witness["instruction"], 0);
+  EXPECT_EQ(bad.witness["wavefronts"], 8);
+  EXPECT_EQ(bad.witness["ideal"], 4);
 }
 
 }  // namespace
