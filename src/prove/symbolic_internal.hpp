@@ -33,7 +33,7 @@ struct Answer {
 
 // The common bit width: 3 + the bits of the largest magnitude any term can take over `ranges`
 // (every expression and subexpression, each axis's reach, the flat index, the `extra` terms),
-// at least the swizzle's bits + 2. Throws NotSymbolic when a magnitude reaches 2^62.
+// at least the swizzle's bits + 2. Throws NotSymbolic when a magnitude reaches 2^63 (int64 overflow).
 unsigned width(const SymLayout& l, const std::vector<ParamRange>& ranges, const std::vector<SymExpr>& extra = {});
 
 // Some extent < 1, or (when `size` is given) a layout size other than `size`.

@@ -59,7 +59,7 @@ unsigned width(const SymLayout& l, const std::vector<ParamRange>& ranges, const 
   u128 big = 1;
   auto take = [&](u128 v) {
     if (v >= kMaxMagnitude)
-      throw NotSymbolic("a value of the layout can reach 2^62 over the parameter ranges (int64 overflow is possible)",
+      throw NotSymbolic("a value of the layout can reach 2^63 over the parameter ranges (int64 overflow is possible)",
                         0);
     big = std::max(big, v);
   };

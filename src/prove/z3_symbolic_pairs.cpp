@@ -286,7 +286,7 @@ Answer tcol_base_outside(const SymExpr& col, int epb, const std::vector<ParamRan
     const std::int64_t top = std::int64_t{65536} * epb;
     const u128 mag = std::max<u128>(col.max_magnitude(ranges), static_cast<u128>(top));
     if (mag >= kMaxMagnitude) {
-      ans.message = "the TCol offset can reach 2^62 over the ranges";
+      ans.message = "the TCol offset can reach 2^63 over the ranges";
       return ans;
     }
     const unsigned w = std::max(bit_length(mag) + 3, 8u);

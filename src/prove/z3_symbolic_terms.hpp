@@ -19,7 +19,11 @@
 namespace tirx::prove::symbolic {
 
 using u128 = unsigned __int128;
-constexpr u128 kMaxMagnitude = static_cast<u128>(1) << 62;
+// Every term of an encoded layout (each expression and subexpression, each axis's reach, the
+// flat index) must stay below 2^63 in magnitude: then every value of every concrete layout the
+// ranges describe fits int64 (as the concrete checks require), and width() gives the bit-vectors
+// 3 bits of headroom over it (at most 66 bits; sums of two terms and signed compares never wrap).
+constexpr u128 kMaxMagnitude = static_cast<u128>(1) << 63;
 
 inline unsigned bit_length(u128 v) {
   unsigned n = 0;
@@ -36,16 +40,18 @@ inline u128 absv(__int128 v) { return static_cast<u128>(v < 0 ? -v : v); }
 // |offset| (an upper bound of |value| for every point of every binding).
 inline std::map<int, u128> axis_reach(const SymLayout& l, const std::vector<ParamRange>& r) {
   std::map<int, u128> reach;
+  // Saturating at 2^100 (each term is below 2^126; far past kMaxMagnitude either way).
+  auto add = [](u128& acc, u128 v) { acc = std::min<u128>(acc + std::min<u128>(v, u128{1} << 100), u128{1} << 100); };
   for (const auto* list : {&l.shard, &l.replica})
     for (const SymIter& it : *list) {
       const auto e = it.extent.bounds(r);
       const u128 ext = e.hi > 0 ? static_cast<u128>(e.hi) : 0;
       const auto s = it.stride.bounds(r);
-      reach[it.axis.index()] += (ext ? ext - 1 : 0) * std::max(absv(s.lo), absv(s.hi));
+      add(reach[it.axis.index()], (ext ? ext - 1 : 0) * std::max(absv(s.lo), absv(s.hi)));
     }
   for (const auto& [a, v] : l.offset) {
     const auto b = v.bounds(r);
-    reach[a.index()] += std::max(absv(b.lo), absv(b.hi));
+    add(reach[a.index()], std::max(absv(b.lo), absv(b.hi)));
   }
   return reach;
 }

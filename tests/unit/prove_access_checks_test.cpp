@@ -113,6 +113,27 @@ TEST(TmemPartition, ElementOutsideTheHoldingWarpsLanes) {
   EXPECT_EQ(run("tmem.partition", sf).status, Status::kPass);
 }
 
+// 2^62 TMEM cells (128 lanes x 2^55 columns) read by a warpgroup: the symbolic partition query
+// with constants takes terms up to 2^63 (66-bit and wider vectors); before, 2^62 was outside
+// the encoding and the check was undecided. A shifted warp is found and its element named.
+TEST(TmemPartition, TwoToTheSixtyTwoCells) {
+  const std::int64_t cols = std::int64_t{1} << 55;
+  auto in = tmem_input(TL({I(128, 1, "TLane"), I(cols, 1, "TCol")}),
+                       TL({I(4, 1, "warpid"), I(32, 1, "laneid"), I(cols, 1)}), 128, cols);
+  in.shape.reset();
+  const auto ok = run("tmem.partition", in);
+  EXPECT_EQ(ok.status, Status::kPass) << ok.message;
+  EXPECT_EQ(ok.engine, "z3");
+  in.access = Layout(TL({I(4, 1, "warpid"), I(32, 1, "laneid"), I(cols, 1)}, {}, {{"warpid", 1}}));
+  const auto bad = run("tmem.partition", in);
+  ASSERT_EQ(bad.status, Status::kFail) << bad.message;
+  // Element e of warp w = e / (32 * cols) sits in lane 32 w + e / cols % 32, held by warp w + 1.
+  const std::int64_t e = bad.witness["element"]["flat"];
+  const std::int64_t w = e / (32 * cols);
+  EXPECT_EQ(bad.witness["lanes"], nlohmann::json({32 * w + (e / cols) % 32}));
+  EXPECT_EQ(bad.witness["warp"], (w + 1) % 4);
+}
+
 CheckInput smem_input(Layout buf, TileLayout frag, int bits, int bytes) {
   CheckInput in;
   in.layout = std::move(buf);

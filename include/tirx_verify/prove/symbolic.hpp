@@ -71,7 +71,7 @@ struct SymbolicInput {
 // given and the check applies at the first binding); engine "z3-symbolic" (a fail re-checked by
 // the concrete check: "z3-symbolic+<engine>"). Messages say "for all N=8..4096:8 (512 bindings)".
 // A result is kUndecided naming the limit when Z3 hits one. Throws NotSymbolic when a term can
-// exceed 2^62 in magnitude over the ranges (the concrete layouts could overflow int64).
+// reach 2^63 in magnitude over the ranges (the concrete layouts could overflow int64).
 std::vector<CheckResult> run_symbolic(const SymbolicInput& in);
 
 // Bit width W of the symbolic encoding of `in` (exposed for tests and messages).
