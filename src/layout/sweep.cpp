@@ -37,17 +37,28 @@ Sweep::Sweep(const TileLayout& l, bool include_replicas, bool exclude_declared_b
     const Iter& it = l.shard[k];
     if (exclude_declared_broadcast && it.is_declared_broadcast()) continue;  // digit fixed at 0
     extend(it);
-    shard_.push_back(Step{slot_[it.axis.index()], it.extent, it.stride, weight[k],
-                          checked_mul(it.extent - 1, it.stride, "coordinate range")});
+    if (it.extent > 1)
+      dims_.push_back(Step{slot_[it.axis.index()], it.extent, it.stride, weight[k],
+                           checked_mul(it.extent - 1, it.stride, "coordinate range"), 0});
     visited = checked_mul(visited, it.extent, "sweep size");
   }
-  if (include_replicas)
+  if (include_replicas) {
     for (const Iter& it : l.replica) {
       extend(it);
-      replica_.push_back(Step{slot_[it.axis.index()], it.extent, it.stride, 0,
-                              checked_mul(it.extent - 1, it.stride, "coordinate range")});
       replicas_ = checked_mul(replicas_, it.extent, "replica count");
     }
+    // The replica ordinal: last replica iter fastest.
+    std::int64_t rw = 1;
+    std::vector<Step> reps;
+    for (std::size_t k = l.replica.size(); k-- > 0;) {
+      const Iter& it = l.replica[k];
+      if (it.extent > 1)
+        reps.push_back(Step{slot_[it.axis.index()], it.extent, it.stride, 0,
+                            checked_mul(it.extent - 1, it.stride, "coordinate range"), rw});
+      rw *= it.extent;  // <= replicas_, checked above
+    }
+    dims_.insert(dims_.end(), reps.rbegin(), reps.rend());
+  }
   points_ = checked_mul(visited, replicas_, "sweep size");
 }
 

@@ -119,10 +119,17 @@ InjectivityAnswer injective(const Layout& l, Scope scope, const EngineLimits& li
   if (cost.dense) {
     MemoryCharge held = charge(limits.budget, cost.bytes, "the owner array of the enumeration");
     std::vector<std::uint32_t> owner(static_cast<std::size_t>(cost.cells), 0);
-    sw.for_each([&](std::int64_t, std::int64_t, const std::int64_t* v) {
-      pace.step();
-      cell_of(v);
-      std::uint32_t& o = owner[static_cast<std::size_t>(box_index())];
+    // The box index is linear in the values (coefficient per sweep slot), so along a block of
+    // the sweep (sweep.hpp: two digits, each moving one axis by a constant stride) it is
+    // idx0 + i * di2 + j * di; only a swizzled m that moves inside the block needs the values
+    // point by point.
+    std::vector<std::int64_t> coef(sw.axes().size(), 0);
+    for (std::size_t i = n, mult = 1; i-- > 0;) {
+      if (cost.axes[i].slot >= 0) coef[static_cast<std::size_t>(cost.axes[i].slot)] = static_cast<std::int64_t>(mult);
+      mult *= static_cast<std::size_t>(cost.axes[i].extent);
+    }
+    auto claim = [&](std::int64_t idx) {
+      std::uint32_t& o = owner[static_cast<std::size_t>(idx)];
       if (o != 0) {
         found = true;
         first = o - 1;
@@ -130,6 +137,36 @@ InjectivityAnswer injective(const Layout& l, Scope scope, const EngineLimits& li
         return false;
       }
       o = static_cast<std::uint32_t>(++ordinal);
+      return true;
+    };
+    sw.for_each_run([&](const Sweep::Run& b) {
+      pace.step(b.count * b.count2);
+      if (swz && m_slot >= 0 && (b.slot == m_slot || b.slot2 == m_slot)) {
+        std::int64_t* v = b.values;
+        const std::int64_t v2 = b.slot2 >= 0 ? v[b.slot2] : 0;
+        bool go = true;
+        for (std::int64_t i = 0; go && i < b.count2; ++i) {
+          if (b.slot2 >= 0) v[b.slot2] = v2 + i * b.stride2;
+          const std::int64_t v1 = b.slot >= 0 ? v[b.slot] : 0;
+          for (std::int64_t j = 0; go && j < b.count; ++j) {
+            if (b.slot >= 0) v[b.slot] = v1 + j * b.stride;
+            cell_of(v);
+            go = claim(box_index());
+          }
+          if (b.slot >= 0) v[b.slot] = v1;
+        }
+        if (b.slot2 >= 0) v[b.slot2] = v2;
+        return go;
+      }
+      cell_of(b.values);
+      const std::int64_t idx0 = box_index();
+      const std::int64_t di = b.slot >= 0 ? coef[static_cast<std::size_t>(b.slot)] * b.stride : 0;
+      const std::int64_t di2 = b.slot2 >= 0 ? coef[static_cast<std::size_t>(b.slot2)] * b.stride2 : 0;
+      for (std::int64_t i = 0; i < b.count2; ++i) {
+        const std::int64_t row = idx0 + i * di2;  // a cell of the box: in [0, cells)
+        for (std::int64_t j = 0; j < b.count; ++j)
+          if (!claim(row + j * di)) return false;
+      }
       return true;
     });
   } else {
