@@ -297,6 +297,8 @@ class Evaluator(Translator):
             return SchedField(attr)
         if isinstance(base, cn.Swizzle) and attr == "value":
             return base.mode
+        if isinstance(base, str) and attr == "bits" and base in cn.DTYPE_BITS:
+            return cn.DTYPE_BITS[base]  # a dtype given as its name ("float16".bits, tvm.DataType's field)
         if isinstance(base, cn.DType) and attr == "bits":
             return base.bits
         if isinstance(base, dict) and attr in ("get", "keys", "values", "items"):
