@@ -16,11 +16,12 @@ import ast
 
 import allocators
 import fragments
+import instr_ops
 import op_sites
 import warps as warps_mod
 from corpus_notation import dotted
-from kernel_env import (ConvertError, Evaluator, FuncValue, Imported, LayoutExpr, MAX_CALL_DEPTH,
-                        ModuleValue, Pool, Unresolved, UnresolvedError, assign_target, bind_imports,
+from kernel_env import (SETTINGS, ConvertError, Evaluator, FuncValue, Imported, LayoutExpr, MAX_CALL_DEPTH,
+                        ModuleValue, Pool, Scheduler, Unresolved, note_convention, UnresolvedError, assign_target, bind_imports,
                         eval_or_unresolved, names_of)
 
 LAYOUT_CALLS = {"TileLayout", "ComposeLayout", "SwizzleLayout", "mma_shared_layout", "tma_shared_layout",
@@ -63,6 +64,7 @@ class Extraction:
         self.runtime_loops = 0            # depth of loops the walk does not unroll
         self.warp_branches = 0            # depth of branches on thread indices
         self.reg_arrays: dict = {}        # (file, line, name) -> fragments.RegArray
+        self.sampled_loops: list = []     # T.serial loops walked for their first iterations only
 
     def executing_warps(self) -> list[int] | None:
         """The CTA warps that execute the current statement, or None when not determined."""
@@ -221,6 +223,8 @@ class Walker:
             for n in names_of(st.target):
                 env[n] = Unresolved(n, st.lineno, "updated in place (its value changes as the kernel runs)")
         elif isinstance(st, ast.Expr):
+            if isinstance(st.value, ast.Call) and instr_ops.bind_encoder(st.value, env, ex, st.lineno):
+                return
             if isinstance(st.value, ast.Call):
                 self.scan_calls(st.value, env, defs, called, cond)
                 self.register_assign(st.value, env, cond)
@@ -262,6 +266,9 @@ class Walker:
             finally:
                 ex.runtime_loops -= 1
             self.walk_body(st.orelse, env, defs, called, cond)
+        elif isinstance(st, ast.While) and self.first_tile_loop(st, env):
+            # `while scheduler.valid():` under "CTA 0 on its first tile": one pass, the first tile
+            self.walk_body(st.body, env, defs, called, cond)
         elif isinstance(st, ast.While):
             ex.runtime_loops += 1
             try:
@@ -299,6 +306,17 @@ class Walker:
             defs[st.name] = fv
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
             bind_imports(st, env)
+
+    def first_tile_loop(self, st, env) -> bool:
+        """A `while S.valid():` loop over a tile scheduler (kernel_env.Scheduler) under the
+        convention "CTA 0 on its first tile": its body is walked once."""
+        t = st.test
+        if not (isinstance(t, ast.Call) and isinstance(t.func, ast.Attribute) and t.func.attr == "valid" and
+                isinstance(t.func.value, ast.Name) and isinstance(env.get(t.func.value.id), Scheduler)):
+            return False
+        sch = env[t.func.value.id]
+        note_convention(f"while {t.func.value.id}.valid() (line {st.lineno}): the first tile only", st.lineno, 1)
+        return sch is not None
 
     def register_assign(self, call, env, cond) -> None:
         """kern DSL `K.assign(x, value)`: the register x holds `value` from here on.  In straight-line
@@ -392,6 +410,14 @@ def loop_values(st, ev, ex):
             return None, "its values are not fixed by the source"
     else:
         return None, "its value differs per iteration"
+    n = SETTINGS.get("serial_iterations")
+    if isinstance(it, ast.Call) and (dotted(it.func) or "").split(".")[-1] == "serial" and \
+            isinstance(n, int) and n > 0 and len(values) > n:
+        # A runtime (not unrolled) loop: its iterations run the same instructions on other data;
+        # the model's pass takes the first n (--serial-iterations), recorded, never silently.
+        ex.sampled_loops.append({"line": st.lineno, "var": ast.unparse(st.target), "iterations": len(values),
+                                 "walked": list(values[:n])})
+        values = values[:n]
     if len(values) > MAX_UNROLL:
         return None, f"a loop of {len(values)} iterations, more than the {MAX_UNROLL} walked one by one"
     if ex.unrolled + len(values) > MAX_UNROLLED_TOTAL:
