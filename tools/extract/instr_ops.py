@@ -46,7 +46,7 @@ import ast
 import math
 import re
 
-from corpus_notation import dotted
+from corpus_notation import Swizzle as cn_Swizzle, dotted
 from kernel_env import BufferRef, ConvertError, Evaluator, Pool, Unresolved, UnresolvedError
 
 TMEM_COLS = 512           # 32-bit columns of the SM's tensor memory (PTX ISA §9.7.16.2.1)
@@ -79,10 +79,12 @@ class TensorMap:
 
 class SmemDescDeferred:
     """encode_matrix_descriptor's arguments with the environment at the call: evaluated where an
-    instruction uses it, per issuing warp (the pointer may depend on warp_id)."""
+    instruction uses it, per issuing warp (the pointer may depend on warp_id).  `first` is the
+    position of the pointer argument: 1 for encode_matrix_descriptor(addr, ptr, ldo, sdo, swizzle),
+    0 for SmemDescriptor.init(ptr, ldo, sdo, swizzle)."""
 
-    def __init__(self, call: ast.Call, env: dict, line: int):
-        self.call, self.env, self.line = call, env, line
+    def __init__(self, call: ast.Call, env: dict, line: int, first: int = 1):
+        self.call, self.env, self.line, self.first = call, env, line, first
 
 
 def _target_name(node) -> str | None:
@@ -163,7 +165,7 @@ def _tensor_map(call, name, env, ex, line) -> TensorMap:
         raise UnresolvedError(buf)
     if not isinstance(buf, BufferRef) or buf.scope != "global":
         raise ConvertError(f"the map's base {base.value.id!r} is not a global buffer of the model")
-    ints = [ev.as_int(x) for x in a[5:]]
+    ints = [_map_int(ev, x) for x in a[5:]]
     dims = ints[0:rank]
     strides = ints[rank:2 * rank - 1]
     box = ints[2 * rank - 1:3 * rank - 1]
@@ -182,6 +184,28 @@ def _tensor_map(call, name, env, ex, line) -> TensorMap:
         raise ConvertError(f"the map's dtype {dtype} is not its buffer's {buf.dtype}")
     return TensorMap(name, line, dtype, buf, dims, strides, box, elem, interleave, TMAP_SWIZZLE[swz],
                      TMAP_OOB[oob], l2)
+
+
+def _register_value(ev, node):
+    """What an encoder bound to a one-register array: `desc_i[0]` after
+    encode_instr_descriptor(T.address_of(desc_i[0]), ...) is the descriptor bound to desc_i."""
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and \
+            isinstance(node.slice, ast.Constant) and node.slice.value == 0:
+        v = ev.env.get(node.value.id)
+        if isinstance(v, (dict, SmemDescDeferred)):
+            return v
+    return ev.value(node)
+
+
+def _map_int(ev, node) -> int:
+    """An integer argument of the encoder; a SwizzleMode member counts as its value (0-3, the
+    CUtensorMapSwizzle numbers none/32B/64B/128B; tma_utils.py:28-33), as `.value` gives it."""
+    v = ev.value(node)
+    if isinstance(v, cn_Swizzle):
+        return v.mode
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ConvertError(f"{ast.unparse(node)!r} is not an integer (got {v!r})")
+    return v
 
 
 def _instr_desc(call, ev, line) -> dict:
@@ -338,23 +362,59 @@ def _global_region(tm: TensorMap, coords) -> str:
     esz = DTYPE_BYTES.get(b.dtype)
     if esz is None:
         raise ConvertError(f"element size of {b.dtype} unknown")
-    if list(tm.dims) != list(reversed(b.shape)):
-        raise ConvertError(f"the map's dims {tm.dims} (innermost first) are not {b.name}'s shape {tuple(b.shape)} "
-                           "reversed")
-    want = [esz * math.prod(tm.dims[:i + 1]) for i in range(len(tm.dims) - 1)]
-    if list(tm.strides) != want:
-        raise ConvertError(f"the map's strides {tm.strides} bytes are not {b.name}'s row-major strides {want}")
     from allocators import row_major
     if b.layout != row_major(b.shape):
         raise ConvertError(f"{b.name}'s layout {b.layout} is not row-major, the map's view")
     if any(e != 1 for e in tm.elem_strides):
         raise ConvertError(f"element strides {tm.elem_strides} are not modelled")
-    idx = []
-    for d in reversed(range(len(tm.dims))):
-        lo, hi = coords[d], coords[d] + tm.box[d]
-        if lo < 0 or hi > tm.dims[d]:
+    for d in range(len(tm.dims)):
+        if coords[d] < 0 or coords[d] + tm.box[d] > tm.dims[d]:
             raise ConvertError(f"the box at {list(coords)} runs past dimension {d} of the map ({tm.dims[d]})")
-        idx.append(":" if (lo, hi) == (0, tm.dims[d]) else f"{lo}:{hi}")
+    want = [esz * math.prod(tm.dims[:i + 1]) for i in range(len(tm.dims) - 1)]
+    if list(tm.dims) == list(reversed(b.shape)) and list(tm.strides) == want:
+        idx = []
+        for d in reversed(range(len(tm.dims))):
+            lo, hi = coords[d], coords[d] + tm.box[d]
+            idx.append(":" if (lo, hi) == (0, tm.dims[d]) else f"{lo}:{hi}")
+        return f"{b.name}[{', '.join(idx)}]"
+    return _box_of_view(tm, coords, b, esz)
+
+
+MAX_BOX_ELEMENTS = 1 << 20
+
+
+def _box_of_view(tm: TensorMap, coords, b, esz: int) -> str:
+    """A map that views the buffer's row-major storage with other dimensions (a K of 128 split
+    into 2 x 64 for a 128B-swizzled box: dims [64, M, K / 64], strides [K, 128] bytes): the
+    elements of the box, each at byte sum((coords[d] + j_d) stride_d) (stride_0 = the element
+    size; cuTensorMapEncodeTiled's addressing), must be exactly a box of the buffer, which is the
+    op's `global` region.  Enumerated (at most MAX_BOX_ELEMENTS) and compared as sets: refused
+    when the box's elements are not a box of the buffer."""
+    es = [1]
+    for s in tm.strides:
+        if s % esz or s <= 0:
+            raise ConvertError(f"the map's stride {s} bytes is not a positive multiple of the element size")
+        es.append(s // esz)
+    total = math.prod(b.shape)
+    if sum((n - 1) * e for n, e in zip(tm.dims, es)) >= total:
+        raise ConvertError(f"the map's dims {tm.dims} / strides {tm.strides} reach past {b.name}'s "
+                           f"{total} elements")
+    count = math.prod(tm.box)
+    if count > MAX_BOX_ELEMENTS:
+        raise ConvertError(f"a box of {count} elements, more than the {MAX_BOX_ELEMENTS} compared one by one")
+    offs = [0]
+    for d in range(len(tm.dims)):
+        offs = [o + (coords[d] + j) * es[d] for j in range(tm.box[d]) for o in offs]
+    got = set(offs)
+    if len(got) != count:
+        raise ConvertError("the map's box names some elements twice (overlapping strides)")
+    strides_b = [math.prod(b.shape[i + 1:]) for i in range(len(b.shape))]
+    lo = [min((o // st) % n for o in got) for st, n in zip(strides_b, b.shape)]
+    hi = [max((o // st) % n for o in got) + 1 for st, n in zip(strides_b, b.shape)]
+    if math.prod(h - l for l, h in zip(lo, hi)) != count:
+        raise ConvertError(f"the box's elements are not a box of {b.name} {tuple(b.shape)} (the map's dims "
+                           f"{tm.dims} view it with other strides)")
+    idx = [":" if (l, h) == (0, n) else f"{l}:{h}" for l, h, n in zip(lo, hi, b.shape)]
     return f"{b.name}[{', '.join(idx)}]"
 
 
@@ -409,7 +469,7 @@ def mma_ops(call, text, env, ex) -> list[dict]:
             args.append(a)
     if len(args) != 4 + 4 * cg + 1:
         raise ConvertError(f"{text}: {len(args)} operands, the form has {4 + 4 * cg + 1}")
-    idesc = ev.value(args[3])
+    idesc = _register_value(ev, args[3])
     if not isinstance(idesc, dict) or "a_major" not in idesc:
         raise ConvertError(f"{ast.unparse(args[3])!r} is not an instruction descriptor encoded in this file")
     if idesc["cta_group"] != cg:
@@ -440,6 +500,10 @@ def mma_ops(call, text, env, ex) -> list[dict]:
 
     out = []
     for group, (d, da, db) in group_warps(per_warp(operands, env, ws)):
+        for x, what in ((da, "A"), (db, "B")):
+            if x["init_warps"] is not None and not set(group) <= set(x["init_warps"]):
+                raise ConvertError(f"the {what} SmemDescriptor is initialised by warps {sorted(x['init_warps'])}, "
+                                   f"not by all issuing warps {group}")
         lane, col = d >> 16, d & 0xFFFF
         if lane:
             raise ConvertError(f"accumulator lane {lane}: a {TMEM_LANES}-lane accumulator starts at lane 0")
@@ -463,19 +527,91 @@ def mma_ops(call, text, env, ex) -> list[dict]:
 
 
 def _desc(v, what, thread=None) -> dict:
+    """{"ptr": the element the instruction's operand starts at, "line", "desc": the model's
+    descriptor}.  `v` is an encode_matrix_descriptor binding, a SmemDescriptor (its init()), or
+    `desc.add_16B_offset(units)` of one: `start` stays the init pointer, `offset_bytes` = 16 units
+    (the model's descriptor form), and the operand starts at the element that many bytes on."""
+    import tvm_classes
+    units, init_warps = None, None
+    if isinstance(v, tvm_classes.SmemDescOffset):
+        v, units = v.desc, v.units
+    if isinstance(v, tvm_classes.SmemDescObj):
+        if v.encoded is None:
+            raise ConvertError(f"the {what} SmemDescriptor (line {v.line}) is used before its init()")
+        if isinstance(v.encoded, Unresolved):
+            raise UnresolvedError(v.encoded)
+        init_warps = getattr(v, "init_warps", None)
+        v = v.encoded
     if not isinstance(v, SmemDescDeferred):
         raise ConvertError(f"the {what} descriptor is not one encode_matrix_descriptor built in this file")
-    c = v.call
+    c, f = v.call, v.first
     e = Evaluator(v.env, thread=thread)
-    p = _ptr(e.value(_arg(c, 1, "addr", _arg(c, 1, "smem_ptr"))), f"the {what} descriptor's start")
-    ldo = e.as_int(_arg(c, 2, "ldo"))
-    sdo = e.as_int(_arg(c, 3, "sdo"))
-    swz = e.as_int(_arg(c, 4, "swizzle"))
+    p = _ptr(e.value(_arg(c, f, "addr", _arg(c, f, "smem_ptr"))), f"the {what} descriptor's start")
+    ldo = e.as_int(_arg(c, f + 1, "ldo"))
+    sdo = e.as_int(_arg(c, f + 2, "sdo"))
+    swz = e.as_int(_arg(c, f + 3, "swizzle"))
     if swz not in DESC_SWIZZLE or swz == 4:
         raise ConvertError(f"descriptor swizzle {swz} is not modelled")
-    return {"ptr": p, "line": v.line,
-            "desc": {"start": ptr_text(p), "lbo_bytes": 16 * ldo, "sbo_bytes": 16 * sdo,
-                     "swizzle": DESC_SWIZZLE[swz], "base_offset": 0, "major": "K"}}
+    desc = {"start": ptr_text(p)}
+    if units is not None:
+        desc["offset_bytes"] = 16 * units
+    desc.update({"lbo_bytes": 16 * ldo, "sbo_bytes": 16 * sdo, "swizzle": DESC_SWIZZLE[swz], "base_offset": 0,
+                 "major": "K"})
+    return {"ptr": offset_ptr(p, 16 * units, what) if units else p, "line": v.line, "desc": desc,
+            "init_warps": sorted(init_warps) if init_warps is not None else None}
+
+
+MMA_SWIZZLE_BYTES = {"SWIZZLE_32B_ATOM": 32, "SWIZZLE_64B_ATOM": 64, "SWIZZLE_128B_ATOM": 128}
+
+
+def offset_ptr(p, nbytes: int, what: str):
+    """The element `nbytes` bytes after element p of a buffer laid out by TVM's
+    mma_shared_layout(dtype, SWIZZLE_xB_ATOM, (..., R, C)).  That layout (apache/tvm 5d4dc87
+    python/tvm/backend/cuda/tile_primitive/tma_utils.py:36-94) tiles the (8, W) swizzle atom
+    (W = x bytes of elements) down the R rows, then tiles that (R, W) column block across C and
+    the leading dimensions, each block contiguous: before the swizzle, element (lead, r, c) is at
+    lead * R C + (c // W) R W + r W + c % W.  The swizzle XORs the 16-byte chunk with the row
+    within the atom (PTX ISA §5.5.7), which is 0 on row 0 of an atom: when both p and the result
+    are on such a row, the address `nbytes` on is the result's address exactly.  Anything else
+    (another layout, a row inside an atom, a byte count that is not whole elements) is refused."""
+    from fragments import Ptr
+    b = p.buf
+    try:
+        node = ast.parse(b.layout or "", mode="eval").body
+    except SyntaxError:
+        node = None
+    ok = isinstance(node, ast.Call) and dotted(node.func) == "mma_shared_layout" and len(node.args) == 3 and \
+        isinstance(node.args[1], ast.Attribute) and node.args[1].attr in MMA_SWIZZLE_BYTES
+    if not ok:
+        raise ConvertError(f"{what}: a descriptor offset into {b.name}, whose layout {b.layout} is not a swizzled "
+                           "mma_shared_layout, is not modelled")
+    esz = DTYPE_BYTES.get(b.dtype)
+    if esz is None or nbytes % esz:
+        raise ConvertError(f"{what}: an offset of {nbytes} bytes is not whole {b.dtype} elements")
+    shape = list(b.shape)
+    R, C = shape[-2], shape[-1]
+    W = MMA_SWIZZLE_BYTES[node.args[1].attr] // esz
+    if R % 8 or C % W:
+        raise ConvertError(f"{what}: {b.name} {tuple(shape)} is not whole (8, {W}) atoms")
+    lead = 0
+    for c, n in zip(p.coords[:-2], shape[:-2]):
+        lead = lead * n + c
+    r, c = p.coords[-2], p.coords[-1]
+    if r % 8:
+        raise ConvertError(f"{what}: the descriptor starts at row {r}, inside a swizzle atom")
+    o = lead * R * C + (c // W) * R * W + r * W + c % W + nbytes // esz
+    lead, rem = divmod(o, R * C)
+    kb, rem = divmod(rem, R * W)
+    r, cw = divmod(rem, W)
+    if r % 8:
+        raise ConvertError(f"{what}: {nbytes} bytes on lands on row {r}, inside a swizzle atom")
+    idx = []
+    for n in reversed(shape[:-2]):
+        lead, i = divmod(lead, n)
+        idx.insert(0, i)
+    if lead:
+        raise ConvertError(f"{what}: {nbytes} bytes from {ptr_text(p)} run past {b.name} {tuple(shape)}")
+    return Ptr(b, tuple(idx) + (r, kb * W + cw))
 
 
 def _operand_region(p, rows: int, k: int, what: str) -> str:

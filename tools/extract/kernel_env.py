@@ -35,6 +35,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import corpus_notation as cn  # noqa: E402  (reused: the translator and the notation vocabulary)
 from corpus_notation import ConvertError, Translator, dotted, strip_builder  # noqa: E402
 from warps import ThreadIndex  # noqa: E402
+import tvm_classes  # noqa: E402  (TVM's PipelineState / SmemDescriptor, as TVM defines them)
 
 # Limits that keep a hostile file bounded: a comprehension or range evaluated statically may
 # produce at most this many elements, helper calls nest at most this deep.
@@ -188,6 +189,8 @@ class Evaluator(Translator):
     def lookup(self, name: str):
         if name in self.env:
             v = self.env[name]
+            if isinstance(v, tvm_classes.TirLocal):
+                v = v.get(self.thread)  # a declared TIR scalar: its value at this point of the walk
             if isinstance(v, ThreadIndex):
                 if self.thread is not None:
                     return v.at(*self.thread)
@@ -290,6 +293,23 @@ class Evaluator(Translator):
             return base[attr]
         if isinstance(base, EnumMember) and attr in ("value", "name"):
             return getattr(base, attr)
+        if isinstance(base, tvm_classes.PipeState):
+            if attr in tvm_classes.STATE_METHODS:
+                raise ConvertError(f"{ast.unparse(node)!r}: a PipelineState method (a statement)")
+            return base.read(attr, node)
+        if isinstance(base, tvm_classes.SmemDescObj):
+            if attr == "add_16B_offset":
+                return tvm_classes.add_16B_offset(base)
+            if attr == "desc":
+                return base  # the descriptor register itself (smem_desc.py:31-33)
+            raise ConvertError(f"{ast.unparse(node)!r}: a SmemDescriptor method the extraction does not model")
+        if isinstance(base, Scheduler) and attr == "worker":
+            # ClusterLaunchControlScheduler.worker(prefix): a _CLCWorker, which IS-A
+            # ClusterPersistentScheduler2D (apache/tvm 5d4dc87 python/tvm/backend/cuda/lang/
+            # tile_scheduler.py:837-922): under the convention its coordinates read 0 as well
+            note_convention(f"tile scheduler {base.cls}.worker(...): a ClusterPersistentScheduler2D worker, "
+                            "fields 0 (CTA 0 on its first tile)", base.line, 0)
+            return lambda *a, **k: Scheduler(f"{base.cls}.worker", base.line)
         if isinstance(base, Scheduler):
             if attr in ("valid", "init", "next_tile", "next_tile_stride"):
                 raise ConvertError(f"{ast.unparse(node)!r}: a tile-scheduler method")
@@ -342,6 +362,15 @@ class Evaluator(Translator):
             v = self.value(node.args[0])
             if isinstance(v, int):
                 return int(v)
+        if fname in ("tvm.tirx.any", "tirx.any", "tvm.tir.any") and node.args and not node.keywords:
+            # the Or of its arguments (apache/tvm 5d4dc87 python/tvm/tirx/op.py:1206-1229)
+            return any(bool(self.value(a)) for a in node.args)
+        if fname in ("tvm.tirx.all", "tirx.all", "tvm.tir.all") and node.args and not node.keywords:
+            return all(bool(self.value(a)) for a in node.args)
+        if fname == "ptx.pred" and len(node.args) == 1:
+            # tags an operand as a .pred register; its value is the operand's
+            # (python/tvm/backend/cuda/ptx/engine.py:892-895)
+            return self.value(node.args[0])
         if fname == "os.environ.get" and len(node.args) == 2:
             # the value with the variable unset: the file's own default (--param NAME overrides)
             return self.value(node.args[1])
@@ -357,6 +386,12 @@ class Evaluator(Translator):
             return 0
         if convention_on() and "Scheduler" in short and short[:1].isupper():
             return Scheduler(short, node.lineno)
+        if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), Imported) and \
+                not node.keywords:
+            args = [self.value(a) for a in node.args]
+            obj = tvm_classes.construct(self.env[node.func.id], args, node.lineno, "unset")
+            if obj is not None:
+                return obj
         if short == "elect_sync" and not node.args:
             if self.thread is not None:
                 return self.thread[1] == 0
