@@ -29,7 +29,7 @@ to `tvm.backend.cuda.lang.*`; the semantics is the same on both sides of the mov
 A scalar declared without a value (`accum: T.int32`) is one TIR variable, written and read in
 program order, also by the `@T.inline` functions that see it: TVM inlines their bodies at the
 call, resolving names late in the defining scope's frames (apache/tvm 5d4dc87
-python/tvm/tirx/script/parser/entry.py:165-200, TIRInline.__call__ 133-161).  It is a TirLocal,
+python/tvm/tirx/script/parser/entry.py:90-209, TIRInline.__call__ 134-161).  It is a TirLocal,
 shared by every environment copy, so an assignment in an inlined body is seen by the next read.
 
 A state object is per-thread register state.  Its value is known only while every change to it
