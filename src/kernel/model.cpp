@@ -131,6 +131,36 @@ void read_extraction(ObjectReader& top, int format) {
       o.finish();
     }
   }
+  // The representative instance the model is (docs/extract.md, "Representative instance").
+  if (auto in = e->opt_object("instance")) {
+    in->str("convention");
+    in->integer("serial_iterations", 0, 256);
+    in->opt_str("meaning");
+    if (const json* bs = in->raw("bindings")) {
+      const std::string path = in->path_of("bindings");
+      if (!bs->is_array()) top.doc().fail(path, "must be an array of {\"what\", \"line\", \"value\"}");
+      for (std::size_t i = 0; i < bs->size(); ++i) {
+        ObjectReader o(top.doc(), (*bs)[i], json_path_index(path, i));
+        o.str("what");
+        o.integer("line", 0, INT64_MAX);
+        if (!o.raw("value")) o.fail("value", "is missing");
+        o.finish();
+      }
+    }
+    in->finish();
+  }
+  if (const json* sl = e->raw("sampled_loops")) {
+    const std::string path = e->path_of("sampled_loops");
+    if (!sl->is_array()) top.doc().fail(path, "must be an array of sampled loops");
+    for (std::size_t i = 0; i < sl->size(); ++i) {
+      ObjectReader o(top.doc(), (*sl)[i], json_path_index(path, i));
+      o.integer("line", 0, INT64_MAX);
+      o.str("var");
+      o.integer("iterations", 0, INT64_MAX);
+      o.int_array("walked", INT64_MIN, INT64_MAX);
+      o.finish();
+    }
+  }
   e->finish();
 }
 

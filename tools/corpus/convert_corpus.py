@@ -425,6 +425,8 @@ def merge_existing(generated: dict, existing: dict | None) -> dict:
     for key, value in generated.items():
         if key == "source":
             value = dict(value, **{k: v for k, v in existing.get("source", {}).items() if k not in value})
+            # files a hand-written op's origin points into (a library helper) stay listed
+            value["files"] = sorted(set(value.get("files", [])) | set(existing.get("source", {}).get("files", [])))
         elif key in ("params", "other_params"):
             value = dict(sorted(dict(existing.get(key, {}), **value).items()))
         elif key == "buffers":
@@ -443,8 +445,8 @@ def merge_existing(generated: dict, existing: dict | None) -> dict:
         elif key == "ops":
             value = existing.get("ops", value)
         out[key] = value
-    if "other_params" in existing and "other_params" not in out:
-        out["other_params"] = existing["other_params"]
+        if key == "params" and "other_params" in existing and "other_params" not in generated:
+            out["other_params"] = existing["other_params"]  # hand-written, in its place after params
     for key, value in existing.items():
         if key not in out:
             out[key] = value

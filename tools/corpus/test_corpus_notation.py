@@ -6,6 +6,7 @@ Every expected string below is the notation the translation must produce for a s
 spelling that occurs in the corpus (line numbers refer to ../shared/corpus/kernel_layouts.jsonl).
 """
 import json
+import shutil
 import tempfile
 import unittest
 from pathlib import Path
@@ -193,6 +194,9 @@ class RealCorpusTest(unittest.TestCase):
     def test_regeneration_is_byte_identical(self):
         with tempfile.TemporaryDirectory() as tmp:
             out = Path(tmp) / "out"
+            # Regenerated over a copy of the committed models: their hand-written parts (ops, views,
+            # origins) are kept, the corpus-derived fields must come out byte-identical.
+            shutil.copytree(cc.DEFAULT_OUT, out)
             self.assertEqual(cc.main(["--out", str(out), "--doc", str(Path(tmp) / "no-doc.md")]), 0)
             written = sorted(out.glob("*.json"))
             self.assertEqual(len(written), 30)
@@ -200,12 +204,12 @@ class RealCorpusTest(unittest.TestCase):
             for p in written:
                 text = p.read_text(encoding="utf-8")
                 self.assertEqual(text, (cc.DEFAULT_OUT / p.name).read_text(encoding="utf-8"), p.name)
-                n_buffers += len(json.loads(text)["buffers"])
+                n_buffers += sum(1 for b in json.loads(text)["buffers"] if "corpus" in b)
             self.assertEqual(n_buffers, 421)
 
     def test_paged_mqa_sf_layout_and_swizzle_helper(self):
         models = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in cc.DEFAULT_OUT.glob("*.json")}
-        by_line = {b["corpus"]["line"]: b for m in models.values() for b in m["buffers"]}
+        by_line = {b["corpus"]["line"]: b for m in models.values() for b in m["buffers"] if "corpus" in b}
         self.assertEqual(by_line[155]["layout"], "sf_tmem_layout(128, 8, 8)")
         self.assertEqual(by_line[178]["layout"], "S[(2,2,2,8):(32,16,8,0)]")
         self.assertEqual(by_line[326]["layout"], "ComposeLayout(3, 2, 3, S[4096:1])")

@@ -31,7 +31,8 @@ from kernel_env import (ConvertError, Evaluator, FuncValue, Imported, Unresolved
                         assign_target, bind_imports, eval_or_unresolved, names_of, run_straight)
 from kernel_walk import (Extraction, Walker, all_params, bind_buffer_params,  # noqa: E402
                          contains_interesting, is_layout_expr)
-from kernel_env import FILE_KEY, LayoutExpr, set_source_dir  # noqa: E402
+import kernel_env  # noqa: E402
+from kernel_env import FILE_KEY, LayoutExpr, enum_class, set_source_dir  # noqa: E402
 import corpus_notation as cn  # noqa: E402
 from corpus_notation import dotted  # noqa: E402
 
@@ -90,7 +91,9 @@ def module_env(tree: ast.Module, overrides: dict, file: str | None = None) -> di
         elif isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
             env[st.name] = FuncValue(st, env)
         elif isinstance(st, ast.ClassDef):
-            env[st.name] = Unresolved(st.name, st.lineno, "a class (not evaluated)")
+            members = enum_class(st, ev)
+            env[st.name] = members if members is not None else \
+                Unresolved(st.name, st.lineno, "a class (not evaluated)")
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
             bind_imports(st, env)
         elif isinstance(st, ast.If):
@@ -283,7 +286,7 @@ def jsonable(v):
 
 
 def extract(source: str, file_label: str, overrides: dict, function: str | None = None,
-            source_dir: str | None = None) -> dict:
+            source_dir: str | None = None, instance: str = "cta0-first-tile", serial_iterations: int = 1) -> dict:
     try:
         tree = ast.parse(source, filename=file_label)
     except SyntaxError as e:
@@ -292,6 +295,8 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
     except (ValueError, RecursionError, MemoryError) as e:
         raise InputError("extract.syntax", f"{file_label}: not parsable as Python: {e}") from None
     set_source_dir(source_dir)
+    kernel_env.SETTINGS.update(instance=instance, serial_iterations=serial_iterations)
+    kernel_env.CONVENTION_USED.clear()
     env = module_env(tree, overrides, os.path.basename(file_label))
     roots = kernel_roots(tree, env, function)
     if not roots:
@@ -322,10 +327,34 @@ def build_model(result: dict, args, file_label: str) -> dict:
         "file": source["files"][0],
         "functions": result["roots"],
         "config": {k: {"value": jsonable(v["value"]), "origin": v["origin"]} for k, v in sorted(ex.config.items())},
+        "instance": instance_record(args),
+        "sampled_loops": sampled_loops(ex),
         "unresolved": ex.blocked,
         "complete": not ex.blocked,
     }
     return model
+
+
+def instance_record(args) -> dict:
+    """The representative instance the model is (docs/extract.md): the convention and every
+    binding it made, so that nothing it fixed is silent."""
+    rec = {"convention": args.instance, "serial_iterations": args.serial_iterations}
+    if args.instance == "cta0-first-tile":
+        rec["meaning"] = ("CTA 0 of the grid (rank 0 of its cluster) on its first tile: CTA and cluster indices "
+                          "are 0, tile-scheduler fields are 0, a `while scheduler.valid()` loop is one pass")
+    rec["bindings"] = [dict(v, line=v["line"] or 0) for v in sorted(kernel_env.CONVENTION_USED.values(),
+                                                key=lambda v: (v["line"] or 0, v["what"]))]
+    return rec
+
+
+def sampled_loops(ex) -> list:
+    seen, out = set(), []
+    for s in ex.sampled_loops:
+        key = (s["line"], s["var"])
+        if key not in seen:
+            seen.add(key)
+            out.append(s)
+    return out
 
 
 def dump(model) -> str:
@@ -348,6 +377,11 @@ def main(argv=None) -> int:
     ap.add_argument("--allow-unresolved", action="store_true",
                     help="exit 0 even when something is unresolved (the model still lists it)")
     ap.add_argument("--json", action="store_true", help="errors as one JSON document on standard output")
+    ap.add_argument("--instance", choices=("cta0-first-tile", "none"), default="cta0-first-tile",
+                    help="the representative instance modelled: CTA 0 on its first tile (default), or none "
+                         "(CTA indices and tile-scheduler fields stay unresolved)")
+    ap.add_argument("--serial-iterations", type=int, default=1, metavar="N",
+                    help="walk a T.serial loop with a fixed range for its first N iterations (default 1; 0: all)")
     try:
         args = ap.parse_args(argv)
     except SystemExit as e:
@@ -369,8 +403,10 @@ def main(argv=None) -> int:
         except UnicodeDecodeError as e:
             raise InputError("extract.input", f"{path}: not UTF-8 (byte {e.start})") from None
         try:
+            if not 0 <= args.serial_iterations <= 256:
+                raise InputError("cli.usage", f"--serial-iterations {args.serial_iterations}: not in 0..256")
             result = extract(source, path, overrides, args.function,
-                             os.path.dirname(os.path.abspath(path)))
+                             os.path.dirname(os.path.abspath(path)), args.instance, args.serial_iterations)
         except RecursionError:
             raise InputError("extract.input", f"{path}: nests too deeply to walk") from None
         except InputError:

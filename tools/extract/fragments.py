@@ -102,7 +102,12 @@ def ptr_to(buf: BufferRef):
 def reg_array(call: ast.Call, ev, line: int, name: str):
     """The RegArray a `K.alloc_local((n,), dtype)` / `T.alloc_local([n], dtype)` binds, or None."""
     d = dotted(call.func) or ""
-    if d.split(".")[-1] != "alloc_local" or not d.startswith(("K.", "T.", "Tx.", "Kern.")):
+    if d.split(".")[-1] == "alloc_buffer" and d.startswith(("T.", "Tx.")):
+        # T.alloc_buffer((n,), dtype, scope="local") without layout=: n registers of each thread
+        kw = {k.arg: k.value for k in call.keywords}
+        if "layout" in kw or not (isinstance(kw.get("scope"), ast.Constant) and kw["scope"].value == "local"):
+            return None
+    elif d.split(".")[-1] != "alloc_local" or not d.startswith(("K.", "T.", "Tx.", "Kern.")):
         return None
     try:
         shape = ev.value(call.args[0]) if call.args else None

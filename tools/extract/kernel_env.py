@@ -35,6 +35,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import corpus_notation as cn  # noqa: E402  (reused: the translator and the notation vocabulary)
 from corpus_notation import ConvertError, Translator, dotted, strip_builder  # noqa: E402
 from warps import ThreadIndex  # noqa: E402
+import tvm_classes  # noqa: E402  (TVM's PipelineState / SmemDescriptor, as TVM defines them)
 
 # Limits that keep a hostile file bounded: a comprehension or range evaluated statically may
 # produce at most this many elements, helper calls nest at most this deep.
@@ -45,6 +46,46 @@ MAX_CALL_DEPTH = 4
 KERN_INT_OPS = {"shift_right": lambda a, b: a >> b, "shift_left": lambda a, b: a << b,
                 "bitwise_and": lambda a, b: a & b, "bitwise_or": lambda a, b: a | b,
                 "bitwise_xor": lambda a, b: a ^ b}
+# The representative instance an extraction models (docs/extract.md, "Representative
+# instance"): extract.py sets these from --instance / --serial-iterations before a walk.
+SETTINGS = {"instance": "cta0-first-tile", "serial_iterations": 1}
+CONVENTION_USED: dict = {}   # (what, line) -> {"what", "line", "value"}: bindings the convention made
+CTA_INDEX_FUNCS = {"cta_id_in_cluster", "cta_id", "cluster_id", "block_id", "cta_rank_in_cluster"}
+SREG_CTA = {"cluster_ctarank", "ctaid.x", "ctaid.y", "ctaid.z", "clusterid.x", "clusterid.y", "clusterid.z",
+            "cluster_ctaid.x", "cluster_ctaid.y", "cluster_ctaid.z"}
+
+
+def convention_on() -> bool:
+    return SETTINGS.get("instance") == "cta0-first-tile"
+
+
+def note_convention(what: str, line: int | None, value) -> None:
+    CONVENTION_USED.setdefault((what, line), {"what": what, "line": line, "value": value})
+
+
+class Scheduler:
+    """A tile-scheduler object (a class whose name ends in `Scheduler`) under the convention
+    "CTA 0 on its first tile": every field it exposes reads 0 (TVM's ClusterPersistentScheduler2D
+    starts CTA 0 at work index 0 -> m_idx = n_idx = tile_idx = 0; apache/tvm 5d4dc87
+    python/tvm/tirx/lang/tile_scheduler.py:203-275, 437-447), `valid()` is true once."""
+
+    def __init__(self, cls: str, line: int):
+        self.cls, self.line = cls, line
+
+
+class SchedField(int):
+    """A field of a Scheduler: 0, and `field[i]` is 0 too (a scheduler keeping its state in a
+    one-element register buffer, `fetched_task_idx0[0]`)."""
+
+    def __new__(cls, name: str):
+        o = int.__new__(cls, 0)
+        o.name = name
+        return o
+
+    def __getitem__(self, i):
+        return SchedField(f"{self.name}[{i}]")
+
+
 KERN_CONSTS = {"int32": "int", "uint32": "int", "int64": "int", "int16": "int", "uint16": "int",
                "float32": "float", "float16": "float", "bfloat16": "float"}
 
@@ -148,6 +189,8 @@ class Evaluator(Translator):
     def lookup(self, name: str):
         if name in self.env:
             v = self.env[name]
+            if isinstance(v, tvm_classes.TirLocal):
+                v = v.get(self.thread)  # a declared TIR scalar: its value at this point of the walk
             if isinstance(v, ThreadIndex):
                 if self.thread is not None:
                     return v.at(*self.thread)
@@ -224,6 +267,14 @@ class Evaluator(Translator):
             if isinstance(node.op, ast.BitAnd):
                 return a & b
             return a | b if isinstance(node.op, ast.BitOr) else a ^ b
+        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice) and \
+                isinstance(node.value, ast.Attribute):
+            try:
+                base = self.value(node.value)
+            except ConvertError:
+                base = None
+            if isinstance(base, SchedField):
+                return base[self.value(node.slice)]
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
             base = self.value(node.value)
             s = node.slice
@@ -238,8 +289,36 @@ class Evaluator(Translator):
         return super().value(node)
 
     def attr_of(self, base, attr: str, node):
+        if isinstance(base, dict) and attr in base and isinstance(base[attr], EnumMember):
+            return base[attr]
+        if isinstance(base, EnumMember) and attr in ("value", "name"):
+            return getattr(base, attr)
+        if isinstance(base, tvm_classes.PipeState):
+            if attr in tvm_classes.STATE_METHODS:
+                raise ConvertError(f"{ast.unparse(node)!r}: a PipelineState method (a statement)")
+            return base.read(attr, node)
+        if isinstance(base, tvm_classes.SmemDescObj):
+            if attr == "add_16B_offset":
+                return tvm_classes.add_16B_offset(base)
+            if attr == "desc":
+                return base  # the descriptor register itself (smem_desc.py:31-33)
+            raise ConvertError(f"{ast.unparse(node)!r}: a SmemDescriptor method the extraction does not model")
+        if isinstance(base, Scheduler) and attr == "worker":
+            # ClusterLaunchControlScheduler.worker(prefix): a _CLCWorker, which IS-A
+            # ClusterPersistentScheduler2D (apache/tvm 5d4dc87 python/tvm/backend/cuda/lang/
+            # tile_scheduler.py:837-922): under the convention its coordinates read 0 as well
+            note_convention(f"tile scheduler {base.cls}.worker(...): a ClusterPersistentScheduler2D worker, "
+                            "fields 0 (CTA 0 on its first tile)", base.line, 0)
+            return lambda *a, **k: Scheduler(f"{base.cls}.worker", base.line)
+        if isinstance(base, Scheduler):
+            if attr in ("valid", "init", "next_tile", "next_tile_stride"):
+                raise ConvertError(f"{ast.unparse(node)!r}: a tile-scheduler method")
+            note_convention(f"tile scheduler {base.cls}.{attr} = 0 (CTA 0 on its first tile)", base.line, 0)
+            return SchedField(attr)
         if isinstance(base, cn.Swizzle) and attr == "value":
             return base.mode
+        if isinstance(base, str) and attr == "bits" and base in cn.DTYPE_BITS:
+            return cn.DTYPE_BITS[base]  # a dtype given as its name ("float16".bits, tvm.DataType's field)
         if isinstance(base, cn.DType) and attr == "bits":
             return base.bits
         if isinstance(base, dict) and attr in ("get", "keys", "values", "items"):
@@ -270,6 +349,49 @@ class Evaluator(Translator):
         short = fname.split(".")[-1]
         if short in ("meta_var",) and len(node.args) == 1:
             return self.value(node.args[0])
+        if short in ("cast", "reinterpret_cast") and len(node.args) == 2 and fname.startswith(("cast", "T.", "Tx.")):
+            v = self.value(node.args[0])  # Tx.cast(x, "uint32") of an integer is the integer
+            if isinstance(v, int) and not isinstance(v, bool):
+                return int(v)
+            raise ConvertError(f"{ast.unparse(node)!r}: a cast of a non-integer")
+        if short == "filter" and len(node.args) == 2 and fname in ("filter", "T.filter", "Tx.filter"):
+            return self.value(node.args[1])  # Tx.filter(lane_id, elect_sync()): the predicate's value
+        if short == "address_of" and len(node.args) == 1:
+            return self.value(node.args[0])  # the object itself (a tensor map, a descriptor)
+        if short in ("uint32", "int32", "uint64", "int64") and len(node.args) == 1 and not node.keywords:
+            v = self.value(node.args[0])
+            if isinstance(v, int):
+                return int(v)
+        if fname in ("tvm.tirx.any", "tirx.any", "tvm.tir.any") and node.args and not node.keywords:
+            # the Or of its arguments (apache/tvm 5d4dc87 python/tvm/tirx/op.py:1206-1229)
+            return any(bool(self.value(a)) for a in node.args)
+        if fname in ("tvm.tirx.all", "tirx.all", "tvm.tir.all") and node.args and not node.keywords:
+            return all(bool(self.value(a)) for a in node.args)
+        if fname == "ptx.pred" and len(node.args) == 1:
+            # tags an operand as a .pred register; its value is the operand's
+            # (python/tvm/backend/cuda/ptx/engine.py:892-895)
+            return self.value(node.args[0])
+        if fname == "os.environ.get" and len(node.args) == 2:
+            # the value with the variable unset: the file's own default (--param NAME overrides)
+            return self.value(node.args[1])
+        if convention_on() and short in CTA_INDEX_FUNCS and node.args:
+            # "CTA 0 on its first tile": the CTA's (cluster) indices are 0
+            ext = node.args[0] if node.args else None
+            n = len(ext.elts) if isinstance(ext, (ast.List, ast.Tuple)) else 1
+            note_convention(f"{short} = 0 (CTA 0 of the grid, rank 0 of its cluster)", node.lineno, 0)
+            return (0,) * n if n > 1 else 0
+        if convention_on() and short == "mov_sreg" and len(node.args) == 2 and \
+                isinstance(node.args[1], ast.Constant) and node.args[1].value in SREG_CTA:
+            note_convention(f"%{node.args[1].value} = 0 (CTA 0 of the grid, rank 0 of its cluster)", node.lineno, 0)
+            return 0
+        if convention_on() and "Scheduler" in short and short[:1].isupper():
+            return Scheduler(short, node.lineno)
+        if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), Imported) and \
+                not node.keywords:
+            args = [self.value(a) for a in node.args]
+            obj = tvm_classes.construct(self.env[node.func.id], args, node.lineno, "unset")
+            if obj is not None:
+                return obj
         if short == "elect_sync" and not node.args:
             if self.thread is not None:
                 return self.thread[1] == 0
@@ -531,6 +653,29 @@ def sibling_module(name: str):
     return mv
 
 
+class EnumMember:
+    """A member of an `Enum` class of the file whose members are integer/string constants:
+    `TaskType.GEMM.value`."""
+
+    def __init__(self, cls: str, name: str, value):
+        self.cls, self.name, self.value = cls, name, value
+
+
+def enum_class(st: ast.ClassDef, ev: "Evaluator"):
+    """{member: EnumMember} for `class X(Enum | IntEnum): A = 0 ...` with constant members; else None."""
+    if not any((dotted(b) or "").split(".")[-1] in ("Enum", "IntEnum") for b in st.bases):
+        return None
+    members = {}
+    for b in st.body:
+        if isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant):
+            continue  # docstring
+        if not (isinstance(b, ast.Assign) and len(b.targets) == 1 and isinstance(b.targets[0], ast.Name) and
+                isinstance(b.value, ast.Constant) and isinstance(b.value.value, (int, str))):
+            return None
+        members[b.targets[0].id] = EnumMember(st.name, b.targets[0].id, b.value.value)
+    return members
+
+
 def module_names(tree: ast.Module, file: str) -> dict:
     """Module-level names of a sibling file: constants, functions, imports, decidable ifs."""
     env: dict = {FILE_KEY: file}
@@ -548,7 +693,9 @@ def module_names(tree: ast.Module, file: str) -> dict:
         elif isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
             env[st.name] = FuncValue(st, env, file)
         elif isinstance(st, ast.ClassDef):
-            env[st.name] = Unresolved(st.name, st.lineno, f"a class in {file} (not evaluated)")
+            members = enum_class(st, ev)
+            env[st.name] = members if members is not None else \
+                Unresolved(st.name, st.lineno, f"a class in {file} (not evaluated)")
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
             bind_imports(st, env)
     return env

@@ -16,11 +16,13 @@ import ast
 
 import allocators
 import fragments
+import instr_ops
 import op_sites
+import tvm_classes
 import warps as warps_mod
 from corpus_notation import dotted
-from kernel_env import (ConvertError, Evaluator, FuncValue, Imported, LayoutExpr, MAX_CALL_DEPTH,
-                        ModuleValue, Pool, Unresolved, UnresolvedError, assign_target, bind_imports,
+from kernel_env import (SETTINGS, ConvertError, Evaluator, FuncValue, Imported, LayoutExpr, MAX_CALL_DEPTH,
+                        ModuleValue, Pool, Scheduler, Unresolved, note_convention, UnresolvedError, assign_target, bind_imports,
                         eval_or_unresolved, names_of)
 
 LAYOUT_CALLS = {"TileLayout", "ComposeLayout", "SwizzleLayout", "mma_shared_layout", "tma_shared_layout",
@@ -63,6 +65,8 @@ class Extraction:
         self.runtime_loops = 0            # depth of loops the walk does not unroll
         self.warp_branches = 0            # depth of branches on thread indices
         self.reg_arrays: dict = {}        # (file, line, name) -> fragments.RegArray
+        self.sampled_loops: list = []     # T.serial loops walked for their first iterations only
+        self.state_log: list = []         # per sampled loop being walked: the state objects it changed
 
     def executing_warps(self) -> list[int] | None:
         """The CTA warps that execute the current statement, or None when not determined."""
@@ -150,8 +154,20 @@ class Walker:
         for st in body:
             self.walk_stmt(st, env, defs, called, cond)
 
-    def bind(self, name_targets, value, env, line):
+    def bind(self, name_targets, value, env, line, cond=None):
+        ex = self.ex
         for t in name_targets:
+            if isinstance(t, ast.Name) and isinstance(env.get(t.id), tvm_classes.TirLocal):
+                cell = env[t.id]
+                if cond is not None:
+                    cell.lose(line, f"assigned under the undecided condition of line {cond.line}")
+                elif ex.runtime_loops:
+                    cell.lose(line, "assigned in a loop the walk does not unroll")
+                else:
+                    cell.set(value, ex.warps, line)  # holds for the warps running this line
+                for log in ex.state_log:
+                    log.add(cell)
+                continue
             try:
                 assign_target(t, value, env)
             except ConvertError as e:
@@ -166,8 +182,14 @@ class Walker:
             names = [n for t in targets for n in names_of(t)]
             if st.value is None:
                 for n in names:
-                    env[n] = ex.overrides.get(n, Unresolved(n, st.lineno, "declared without a value (a runtime "
-                                                            "variable)"))
+                    if n in ex.overrides:
+                        env[n] = ex.overrides[n]
+                    elif isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name):
+                        # one TIR variable, shared with the @T.inline bodies that see it (tvm_classes.py)
+                        env[n] = tvm_classes.TirLocal(n, st.lineno, ex.warps, Unresolved(
+                            n, st.lineno, "declared without a value (a runtime variable)"))
+                    else:
+                        env[n] = Unresolved(n, st.lineno, "declared without a value (a runtime variable)")
                 return
             for n in names:
                 if n in ex.overrides:
@@ -216,11 +238,23 @@ class Walker:
                                "not evaluated statically", v)
             if cond is not None and not isinstance(v, Unresolved):
                 pass  # the value is known; the condition only decides whether the line runs
-            self.bind(targets, v, env, st.lineno)
+            if isinstance(v, tvm_classes.PipeState) and v.warps == "unset":
+                v.warps = ex.warps  # the warps whose registers hold it (None: every warp)
+                if cond is not None:
+                    v.lose(st.lineno, f"built under the undecided condition of line {cond.line}")
+            self.bind(targets, v, env, st.lineno, cond)
         elif isinstance(st, ast.AugAssign):
             for n in names_of(st.target):
-                env[n] = Unresolved(n, st.lineno, "updated in place (its value changes as the kernel runs)")
+                u = Unresolved(n, st.lineno, "updated in place (its value changes as the kernel runs)")
+                if isinstance(env.get(n), tvm_classes.TirLocal):
+                    env[n].set(u, ex.warps, st.lineno)
+                else:
+                    env[n] = u
         elif isinstance(st, ast.Expr):
+            if isinstance(st.value, ast.Call) and instr_ops.bind_encoder(st.value, env, ex, st.lineno):
+                return
+            if isinstance(st.value, ast.Call) and self.state_call(st.value, env, cond):
+                return
             if isinstance(st.value, ast.Call):
                 self.scan_calls(st.value, env, defs, called, cond)
                 self.register_assign(st.value, env, cond)
@@ -238,18 +272,30 @@ class Walker:
                 self.walk_body(st.body if test else st.orelse, env, defs, called, cond)
         elif isinstance(st, (ast.For, ast.AsyncFor)):
             self.scan_calls(st.iter, env, defs, called, cond)
+            n_sampled = len(ex.sampled_loops)
             values, why = loop_values(st, ev, ex)
+            sampled = ex.sampled_loops[-1] if len(ex.sampled_loops) > n_sampled else None
             if values is not None and not any(n in ex.overrides for n in names_of(st.target)):
                 # A range the source fixes: every iteration is walked with the loop variable
                 # bound to its value (the ops of each iteration, as the model's one pass).
-                for v in values:
-                    try:
-                        assign_target(st.target, v, env)
-                    except ConvertError as e:
-                        values = None
-                        why = str(e)
-                        break
-                    self.walk_body(st.body, env, defs, called, cond)
+                if sampled is not None:
+                    ex.state_log.append(set())
+                try:
+                    for v in values:
+                        try:
+                            assign_target(st.target, v, env)
+                        except ConvertError as e:
+                            values = None
+                            why = str(e)
+                            break
+                        self.walk_body(st.body, env, defs, called, cond)
+                finally:
+                    if sampled is not None:
+                        # the real state has changed once per iteration, the walk saw only the first
+                        for obj in ex.state_log.pop():
+                            obj.lose(st.lineno, f"changed in the T.serial loop at line {st.lineno}, of which the "
+                                     f"walk takes {len(sampled['walked'])} of {sampled['iterations']} iterations "
+                                     "(its state after the loop is not followed)")
                 if values is not None:
                     self.walk_body(st.orelse, env, defs, called, cond)
                     return
@@ -262,6 +308,9 @@ class Walker:
             finally:
                 ex.runtime_loops -= 1
             self.walk_body(st.orelse, env, defs, called, cond)
+        elif isinstance(st, ast.While) and self.first_tile_loop(st, env):
+            # `while scheduler.valid():` under "CTA 0 on its first tile": one pass, the first tile
+            self.walk_body(st.body, env, defs, called, cond)
         elif isinstance(st, ast.While):
             ex.runtime_loops += 1
             try:
@@ -299,6 +348,60 @@ class Walker:
             defs[st.name] = fv
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
             bind_imports(st, env)
+
+    def first_tile_loop(self, st, env) -> bool:
+        """A `while S.valid():` loop over a tile scheduler (kernel_env.Scheduler) under the
+        convention "CTA 0 on its first tile": its body is walked once."""
+        t = st.test
+        if not (isinstance(t, ast.Call) and isinstance(t.func, ast.Attribute) and t.func.attr == "valid" and
+                isinstance(t.func.value, ast.Name) and isinstance(env.get(t.func.value.id), Scheduler)):
+            return False
+        sch = env[t.func.value.id]
+        note_convention(f"while {t.func.value.id}.valid() (line {st.lineno}): the first tile only", st.lineno, 1)
+        return sch is not None
+
+    def state_call(self, call, env, cond) -> bool:
+        """`S.advance()` / `S.init(phase)` of a PipelineState and `D.init(ptr, ldo, sdo, swizzle)` of a
+        SmemDescriptor (tvm_classes.py): the object's state changes when the walk follows the
+        change exactly, else it becomes stale.  True when `call` is one of these."""
+        ex = self.ex
+        f = call.func
+        if not (isinstance(f, ast.Attribute) and f.attr in tvm_classes.STATE_METHODS):
+            return False
+        try:
+            obj = Evaluator(env).value(f.value)
+        except Exception:  # noqa: BLE001 - not a state object: an ordinary call
+            return False
+        line = call.lineno
+        if isinstance(obj, tvm_classes.SmemDescObj) and f.attr == "init":
+            if cond is not None or ex.runtime_loops:
+                obj.encoded = Unresolved("SmemDescriptor", line, "init() under an undecided condition or in a "
+                                         "loop the walk does not unroll")
+            else:
+                obj.encoded = instr_ops.SmemDescDeferred(call, dict(env), line, first=0)
+                obj.init_warps = ex.warps
+            return True
+        if not isinstance(obj, tvm_classes.PipeState):
+            return False
+        if cond is not None:
+            obj.lose(line, f"{f.attr}() under the undecided condition of line {cond.line}")
+        elif ex.runtime_loops:
+            obj.lose(line, f"{f.attr}() in a loop the walk does not unroll")
+        elif obj.warps != ex.warps:
+            obj.lose(line, f"{f.attr}() by warps other than those that built the state (line {obj.line})")
+        elif f.attr == "advance" and not call.args:
+            obj.advance()
+        elif f.attr == "init" and len(call.args) == 1:
+            v = eval_or_unresolved(Evaluator(env), call.args[0], "phase", line)
+            if isinstance(v, Unresolved):
+                obj.lose(line, f"init() with a phase the source does not fix ({v.root().name})")
+            else:
+                obj.init(v)
+        else:
+            obj.lose(line, f"{f.attr}() with arguments the extraction does not model")
+        for log in ex.state_log:
+            log.add(obj)
+        return True
 
     def register_assign(self, call, env, cond) -> None:
         """kern DSL `K.assign(x, value)`: the register x holds `value` from here on.  In straight-line
@@ -340,9 +443,11 @@ class Walker:
             for branch, ws in ((body, taken), (orelse, not_taken)):
                 if branch and ws:
                     ex.warps, ex.warps_line = ws, line
+                    tvm_classes.WALK["warps"] = ws
                     self.walk_body(branch, env, defs, called, cond)
         finally:
             ex.warps, ex.warps_line = saved
+            tvm_classes.WALK["warps"] = saved[0]
             ex.warp_branches -= 1
         return True
 
@@ -392,6 +497,14 @@ def loop_values(st, ev, ex):
             return None, "its values are not fixed by the source"
     else:
         return None, "its value differs per iteration"
+    n = SETTINGS.get("serial_iterations")
+    if isinstance(it, ast.Call) and (dotted(it.func) or "").split(".")[-1] == "serial" and \
+            isinstance(n, int) and n > 0 and len(values) > n:
+        # A runtime (not unrolled) loop: its iterations run the same instructions on other data;
+        # the model's pass takes the first n (--serial-iterations), recorded, never silently.
+        ex.sampled_loops.append({"line": st.lineno, "var": ast.unparse(st.target), "iterations": len(values),
+                                 "walked": list(values[:n])})
+        values = values[:n]
     if len(values) > MAX_UNROLL:
         return None, f"a loop of {len(values)} iterations, more than the {MAX_UNROLL} walked one by one"
     if ex.unrolled + len(values) > MAX_UNROLLED_TOTAL:
@@ -493,7 +606,9 @@ def arg_value(node, name, ev, line):
     if isinstance(node, ast.Name) and node.id in ev.env and not isinstance(ev.env[node.id], Imported):
         v = ev.env[node.id]
         if isinstance(v, Unresolved):
-            return Unresolved(name, line, f"argument {node.id}", v)
+            u = Unresolved(name, line, f"argument {node.id}", v)
+            u.expr = v.expr  # a thread-derived value stays re-evaluable per warp and lane
+            return u
         return v
     if is_layout_expr(node):
         return LayoutExpr(node, line)

@@ -1,4 +1,5 @@
 // tirx-verify extract KERNEL.py [--param NAME=VALUE ...] [-o model.json] [--allow-unresolved] [--json]
+//                             [--instance cta0-first-tile|none] [--serial-iterations N]
 //
 // Writes a kernel model (format 2, docs/model-format.md) from a TIRx kernel's Python source.
 // The extraction itself is tools/extract/extract.py (Python's own `ast` parses the kernel
@@ -45,11 +46,12 @@ namespace {
 struct Opts {
   std::string kernel;
   std::vector<std::string> params;
-  std::string output, kernel_name, function, target, commit, source_path;
+  std::string output, kernel_name, function, target, commit, source_path, instance;
   std::vector<std::string> repos;
   bool allow_unresolved = false;
   bool json = false;
   double time_limit_s = 300;
+  int serial_iterations = -1;  // -1: the tool's default
 };
 
 // The child ran past its time limit (killed).
@@ -164,6 +166,13 @@ void register_extract(CLI::App& app, int& exit_code) {
   cmd->add_flag("--allow-unresolved", o->allow_unresolved,
                 "Exit 0 even when items are unresolved (they are still listed in the model)");
   cmd->add_flag("--json", o->json, "Errors as one JSON document on standard output");
+  cmd->add_option("--instance", o->instance,
+                  "The representative instance modelled: cta0-first-tile (default: CTA 0 on its first tile) or "
+                  "none (CTA indices and tile-scheduler fields stay unresolved)")
+      ->check(CLI::IsMember({"cta0-first-tile", "none"}));
+  cmd->add_option("--serial-iterations", o->serial_iterations,
+                  "Walk a T.serial loop with a fixed range for its first N iterations (default 1; 0: all)")
+      ->check(CLI::Range(0, 256));
   cmd->add_option("--time-limit", o->time_limit_s,
                   "Seconds the extraction may run before it is stopped (exit 3, extract.time-limit)")
       ->check(CLI::Range(0.001, 86400.0));
@@ -191,6 +200,8 @@ void register_extract(CLI::App& app, int& exit_code) {
       opt("--target", o->target);
       opt("--commit", o->commit);
       opt("--source-path", o->source_path);
+      opt("--instance", o->instance);
+      if (o->serial_iterations >= 0) argv.insert(argv.end(), {"--serial-iterations", std::to_string(o->serial_iterations)});
       if (o->allow_unresolved) argv.push_back("--allow-unresolved");
       if (o->json) argv.push_back("--json");
       std::string out, err;

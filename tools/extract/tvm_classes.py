@@ -1,0 +1,169 @@
+"""TVM's small kernel-side state classes, evaluated as TVM defines them.
+
+The pre-kern-DSL kernels import three helper classes from TVM whose state decides the operands
+of their TMA and tcgen05 instructions.  TVM is not imported; each class's semantics is read from
+TVM's source and written here.  The kernels import them from `tvm.tirx.lang.pipeline` /
+`tvm.tirx.lang.smem_desc`, where they were before TVM's backend reorganisation 1ee6c2c moved them
+to `tvm.backend.cuda.lang.*`; the semantics is the same on both sides of the move (apache/tvm
+1ee6c2c^ python/tvm/tirx/lang/pipeline.py:42-62, smem_desc.py:36-42; 5d4dc87 lines below):
+
+    class (module)                          value here        semantics (source)
+    --------------------------------------  ----------------  ------------------------------------
+    PipelineState(depth, phase=None)        PipeState         `stage` 0 and `phase` as given;
+      (tvm.tirx.lang.pipeline)                                `init(p)`: stage 0, phase p;
+                                                              `advance()`: depth > 1: stage + 1,
+                                                              at depth back to 0 with phase ^ 1;
+                                                              depth 1: phase ^ 1
+                                                              (python/tvm/backend/cuda/lang/
+                                                              pipeline.py:46-82)
+    SmemDescriptor()                        SmemDescObj       `init(smem_ptr, ldo, sdo, swizzle)`
+      (tvm.tirx.lang.smem_desc)                               is encode_matrix_descriptor on the
+                                                              object's register (smem_desc.py:
+                                                              35-39); `add_16B_offset(off)` adds
+                                                              `off` to the descriptor's low 32
+                                                              bits, i.e. to the start address
+                                                              field in 16-byte units (smem_desc.py:
+                                                              41-42 -> tile_primitive/common.py:
+                                                              65-73)
+
+A scalar declared without a value (`accum: T.int32`) is one TIR variable, written and read in
+program order, also by the `@T.inline` functions that see it: TVM inlines their bodies at the
+call, resolving names late in the defining scope's frames (apache/tvm 5d4dc87
+python/tvm/tirx/script/parser/entry.py:90-209, TIRInline.__call__ 134-161).  It is a TirLocal,
+shared by every environment copy, so an assignment in an inlined body is seen by the next read.
+
+A state object is per-thread register state.  Its value is known only while every change to it
+happened in code that the walk follows exactly: an `advance()` / `init()` under an undecided
+condition, in a loop the walk does not unroll, by warps other than those that created it, or in
+a `T.serial` loop of which the walk takes only the first iterations (after that loop the real
+state has advanced once per iteration) makes it *stale*: reading `stage` / `phase` afterwards is
+unresolved, saying which line made it so.  Nothing is guessed.
+"""
+from __future__ import annotations
+
+from corpus_notation import ConvertError
+
+PIPELINE_MODULES = ("tvm.tirx.lang.pipeline", "tvm.backend.cuda.lang.pipeline")
+SMEM_DESC_MODULES = ("tvm.tirx.lang.smem_desc", "tvm.backend.cuda.lang.smem_desc")
+STATE_METHODS = ("advance", "init")
+
+
+class PipeState:
+    def __init__(self, depth: int, phase, line: int, warps):
+        if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
+            raise ConvertError(f"PipelineState depth {depth!r} is not a positive integer")
+        self.depth, self.line, self.warps = depth, line, warps
+        self.stage = 0 if phase is not None else None
+        self.phase = phase
+        self.stale: tuple[int, str] | None = None   # (line, why) once the walk lost track of it
+
+    def read(self, attr: str, node):
+        from kernel_env import Unresolved, UnresolvedError
+        if attr == "depth":
+            return self.depth
+        if attr not in ("stage", "phase"):
+            raise ConvertError(f"PipelineState has no field {attr!r} the extraction models")
+        if self.stale is not None:
+            line, why = self.stale
+            raise UnresolvedError(Unresolved(f"PipelineState.{attr}", line, why))
+        v = getattr(self, attr)
+        if v is None:
+            raise UnresolvedError(Unresolved(f"PipelineState.{attr}", self.line, "read before init() (the "
+                                             "state was built without a phase)"))
+        return v
+
+    def init(self, phase) -> None:
+        self.stage, self.phase = 0, phase
+
+    def advance(self) -> None:
+        if self.stale is not None:
+            return
+        if self.phase is None:
+            self.stale = (self.line, "advanced before init()")
+            return
+        if self.depth > 1:
+            self.stage += 1
+            if self.stage == self.depth:
+                self.stage, self.phase = 0, self.phase ^ 1
+        else:
+            self.phase ^= 1
+
+    def lose(self, line: int, why: str) -> None:
+        if self.stale is None:
+            self.stale = (line, why)
+
+
+class SmemDescObj:
+    """A SmemDescriptor: `encoded` is the instr_ops.SmemDescDeferred its init() bound (None before)."""
+
+    def __init__(self, line: int):
+        self.line = line
+        self.encoded = None
+
+
+class SmemDescOffset:
+    """`desc.add_16B_offset(units)`: the descriptor `desc` with `units` x 16 bytes added to its start."""
+
+    def __init__(self, desc: SmemDescObj, units: int):
+        self.desc, self.units = desc, units
+
+
+def construct(imported, args: list, line: int, warps):
+    """The value of calling an imported TVM class, or None when it is not one of these."""
+    mod, name = imported.module, imported.name
+    if name == "PipelineState" and mod in PIPELINE_MODULES:
+        if not 1 <= len(args) <= 2:
+            raise ConvertError("PipelineState(depth, phase=None) takes one or two arguments")
+        return PipeState(args[0], args[1] if len(args) > 1 else None, line, warps)
+    if name == "SmemDescriptor" and mod in SMEM_DESC_MODULES:
+        if args:
+            raise ConvertError("SmemDescriptor() takes no arguments")
+        return SmemDescObj(line)
+    return None
+
+
+def add_16B_offset(desc: SmemDescObj):
+    def f(units):
+        if not isinstance(units, int) or isinstance(units, bool):
+            raise ConvertError(f"add_16B_offset({units!r}): not an integer")
+        # The add is on the low 32 bits (uint32 wrap, no carry into the upper fields), whose
+        # bits 0-13 are the start address >> 4 (PTX ISA §9.7.16.4.1): an offset that alone
+        # exceeds that field would reach the LBO field, refused.
+        if not 0 <= units < (1 << 14):
+            raise ConvertError(f"add_16B_offset({units}): outside the 14-bit start-address field")
+        return SmemDescOffset(desc, units)
+    return f
+
+
+class TirLocal:
+    """A declared scalar variable (`x: T.int32`): `value` is what it holds at this point of the
+    walk (an Unresolved before the first assignment the walk follows exactly).  It is per-thread:
+    an assignment in a branch on thread indices holds for the warps running that branch
+    (`valid_for`; None: every warp), and a read by other warps is unresolved."""
+
+    def __init__(self, name: str, line: int, warps, value):
+        self.name, self.line, self.value = name, line, value
+        self.valid_for = warps
+        self.set_line = line
+
+    def set(self, value, warps, line: int) -> None:
+        self.value, self.valid_for, self.set_line = value, warps, line
+
+    def get(self, thread):
+        from kernel_env import Unresolved
+        vf = self.valid_for
+        if vf is not None and not isinstance(self.value, Unresolved):
+            cur = {thread[0]} if thread is not None else WALK["warps"]
+            if cur is None or not set(cur) <= set(vf):
+                return Unresolved(self.name, self.set_line, f"assigned at line {self.set_line} by warps "
+                                  f"{sorted(vf)} only; read by other warps")
+        return self.value
+
+    def lose(self, line: int, why: str) -> None:
+        from kernel_env import Unresolved
+        if not isinstance(self.value, Unresolved):
+            self.value = Unresolved(self.name, line, why)
+
+
+# The warps the walk is in (kernel_walk sets it with Extraction.warps; None: every warp).
+WALK = {"warps": None}
