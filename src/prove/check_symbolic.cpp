@@ -219,8 +219,8 @@ std::vector<std::size_t> stride_order(const TileLayout& t) {
 }
 
 // layout.injective for all bindings: the structural condition symbolically (params only), then
-// concrete checks at sample bindings (a counterexample there is reported as such), then the full
-// query over two points' digits.
+// concrete checks at sample bindings, then the full query over two points' digits; a
+// counterexample from either is minimized (bisection with the digit query) and re-checked.
 CheckResult injective(const SymbolicInput& in, const CheckInput& in0, const std::string& pass_message) {
   const std::string id = "layout.injective";
   std::vector<std::vector<std::size_t>> orders = {stride_order(in0.layout.tile())};
@@ -245,19 +245,19 @@ CheckResult injective(const SymbolicInput& in, const CheckInput& in0, const std:
       return r;
     }
   }
-  if (auto f = symres::sample_failure(context(in), check_injective)) return *f;
+  // A failure at a sample binding (often a corner) is minimized like the solver's own.
   const Query query = [&](const std::vector<ParamRange>& r, const EngineLimits& l) {
     return symbolic::injective(in.layout, r, in0.scope, in.allow_broadcast, l);
   };
-  return from_answer(in, id, query(in.params, in.limits), pass_message, check_injective, query);
+  return from_answer(in, id, symres::sampled_or_query(context(in), check_injective, query), pass_message,
+                     check_injective, query);
 }
 
 // smem.bank-conflicts for all bindings: the concrete check at sample bindings, then one Z3 query
-// over the digits of the buffer and the fragment (bank_engines.hpp), a failure minimized and
-// re-checked at its binding.
+// over the digits of the buffer and the fragment (bank_engines.hpp); a failure from either is
+// minimized and re-checked at its binding.
 CheckResult bank_conflicts(const SymbolicInput& in, const CheckInput& in0) {
   const std::string id = "smem.bank-conflicts";
-  if (auto f = symres::sample_failure(context(in), check_bank_conflicts)) return *f;
   const int eb = in0.elem_bits / 8;
   const int width = in0.access_bytes ? in0.access_bytes : std::max(eb, 4);
   const Query query = [&](const std::vector<ParamRange>& r, const EngineLimits& l) {
@@ -275,7 +275,8 @@ CheckResult bank_conflicts(const SymbolicInput& in, const CheckInput& in0) {
     a.binding = v.binding;
     return a;
   };
-  return from_answer(in, id, query(in.params, in.limits),
+  // A failure at a sample binding (often a corner) is minimized like the solver's own.
+  return from_answer(in, id, symres::sampled_or_query(context(in), check_bank_conflicts, query),
                      fmt::format("every warp-wide {}-byte access at its ideal wavefront count", width),
                      check_bank_conflicts, query);
 }
