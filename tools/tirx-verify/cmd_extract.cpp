@@ -35,6 +35,7 @@
 #include <fmt/format.h>
 
 #include "cli_common.hpp"
+#include "option_checks.hpp"
 #include "commands.hpp"
 #include "tirx_verify/layout/error.hpp"
 
@@ -172,7 +173,7 @@ void register_extract(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"cta0-first-tile", "none"}));
   cmd->add_option("--serial-iterations", o->serial_iterations,
                   "Walk a T.serial loop with a fixed range for its first N iterations (default 1; 0: all)")
-      ->check(CLI::Range(0, 256));
+      ->transform(int_range(0, 256));
   cmd->add_option("--time-limit", o->time_limit_s,
                   "Seconds the extraction may run before it is stopped (exit 3, extract.time-limit)")
       ->check(CLI::Range(0.001, 86400.0));
