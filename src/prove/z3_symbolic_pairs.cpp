@@ -56,6 +56,23 @@ z3::expr all_of(z3::context& ctx, const std::vector<z3::expr>& v) {
   return e.empty() ? ctx.bool_val(true) : z3::mk_and(e);
 }
 
+// The query of every pair check: over the parameter domain and positive extents of both layouts,
+// the sizes differ (from each other or from `size`), or every condition of `element` holds.
+z3::solver size_or_element_query(const Terms& t, const SymLayout& a, const SymLayout& b,
+                                 const std::optional<std::int64_t>& size, const std::vector<z3::expr>& element) {
+  z3::context& ctx = t.ctx();
+  std::vector<z3::expr> wf = extents_positive(t, a);
+  for (const auto& e : extents_positive(t, b)) wf.push_back(e);
+  const z3::expr na = size_of(t, a), nb = size_of(t, b);
+  z3::expr bad_size = na != nb;
+  if (size) bad_size = bad_size || na != t.num(*size) || nb != t.num(*size);
+  z3::solver s = t.solver();
+  for (const auto& d : t.domain()) s.add(d);
+  s.add(all_of(ctx, wf));
+  s.add(bad_size || all_of(ctx, element));
+  return s;
+}
+
 // The replica digit assignments of `l` (those iters whose index `pick` accepts) over the largest
 // extents of the ranges, each with the condition that the copy exists at the binding. nullopt:
 // more than kMaxExpandedCopies assignments.
@@ -167,12 +184,7 @@ Answer tmem_partition(const SymLayout& buffer, const SymLayout& fragment, const 
       const z3::expr l = substituted(lane, c);
       element.push_back(z3::implies(c.exists, t.lt(l, lo) || t.le(hi, l)));
     }
-    std::vector<z3::expr> wf = extents_positive(t, buffer);
-    for (const auto& e : extents_positive(t, fragment)) wf.push_back(e);
-    z3::solver s = t.solver();
-    for (const auto& d : t.domain()) s.add(d);
-    s.add(all_of(ctx, wf));
-    s.add(size_of(t, buffer) != size_of(t, fragment) || all_of(ctx, element));
+    z3::solver s = size_or_element_query(t, buffer, fragment, std::nullopt, element);
     Answer ans2 = solve(session, t, s);
     if (ans2.status == Status::kFail) {  // the element the model names (when the sizes agree there)
       const z3::model model = s.get_model();
@@ -225,15 +237,7 @@ Answer equivalent(const SymLayout& a, const SymLayout& b, const std::vector<Para
       z3::expr_vector ne(ctx);
       for (Axis ax : axes) ne.push_back(pa.on(t, ax, !same_swizzle) != pb.on(t, ax, !same_swizzle));
       element.push_back(ne.empty() ? ctx.bool_val(false) : z3::mk_or(ne));
-      std::vector<z3::expr> wf = extents_positive(t, a);
-      for (const auto& e : extents_positive(t, b)) wf.push_back(e);
-      const z3::expr na = size_of(t, a), nb = size_of(t, b);
-      z3::expr bad_size = na != nb;
-      if (size) bad_size = bad_size || na != t.num(*size) || nb != t.num(*size);
-      z3::solver s = t.solver();
-      for (const auto& d : t.domain()) s.add(d);
-      s.add(all_of(ctx, wf));
-      s.add(bad_size || all_of(ctx, element));
+      z3::solver s = size_or_element_query(t, a, b, size, element);
       Answer first = solve(session, t, s, 0.5);
       if (first.status == Status::kPass) {
         first.message += "; both layouts have the same replica iters and equal images without them";
@@ -264,15 +268,7 @@ Answer equivalent(const SymLayout& a, const SymLayout& b, const std::vector<Para
     element.insert(element.end(), pb.constraints.begin(), pb.constraints.end());
     for (const auto& e : same_element(t, a, pa, b, pb)) element.push_back(e);
     element.push_back(escapes(pa, pb, *cb) || escapes(pb, pa, *ca));
-    std::vector<z3::expr> wf = extents_positive(t, a);
-    for (const auto& e : extents_positive(t, b)) wf.push_back(e);
-    const z3::expr na = size_of(t, a), nb = size_of(t, b);
-    z3::expr bad_size = na != nb;
-    if (size) bad_size = bad_size || na != t.num(*size) || nb != t.num(*size);
-    z3::solver s = t.solver();
-    for (const auto& d : t.domain()) s.add(d);
-    s.add(all_of(ctx, wf));
-    s.add(bad_size || all_of(ctx, element));
+    z3::solver s = size_or_element_query(t, a, b, size, element);
     ans = solve(session, t, s);
     if (ans.status == Status::kPass && same_swizzle)
       ans.message += "; both layouts carry the same swizzle, a bijection of m: the tiles were compared";

@@ -28,7 +28,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from kernel_env import (ConvertError, Evaluator, FuncValue, Imported, Unresolved, _Return,  # noqa: E402
-                        assign_target, bind_imports, eval_or_unresolved, names_of, run_straight)
+                        bind_imports, bind_targets, eval_or_unresolved, names_of, run_straight)
 from kernel_walk import (Extraction, Walker, all_params, bind_buffer_params,  # noqa: E402
                          contains_interesting, is_layout_expr)
 import kernel_env  # noqa: E402
@@ -82,12 +82,7 @@ def module_env(tree: ast.Module, overrides: dict, file: str | None = None) -> di
                 v = LayoutExpr(st.value, st.lineno)
             else:
                 v = eval_or_unresolved(ev, st.value, "/".join(names), st.lineno)
-            for t in targets:
-                try:
-                    assign_target(t, v, env)
-                except ConvertError as e:
-                    for n in names_of(t):
-                        env[n] = Unresolved(n, st.lineno, str(e))
+            bind_targets(targets, v, env, st.lineno)
         elif isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
             env[st.name] = FuncValue(st, env)
         elif isinstance(st, ast.ClassDef):

@@ -676,6 +676,17 @@ def enum_class(st: ast.ClassDef, ev: "Evaluator"):
     return members
 
 
+def bind_targets(targets, value, env: dict, line: int) -> None:
+    """Assign `value` to each assignment target; a target it cannot take leaves its names
+    unresolved with the reason (line = the assignment's)."""
+    for t in targets:
+        try:
+            assign_target(t, value, env)
+        except ConvertError as e:
+            for n in names_of(t):
+                env[n] = Unresolved(n, line, str(e))
+
+
 def module_names(tree: ast.Module, file: str) -> dict:
     """Module-level names of a sibling file: constants, functions, imports, decidable ifs."""
     env: dict = {FILE_KEY: file}
@@ -684,12 +695,7 @@ def module_names(tree: ast.Module, file: str) -> dict:
         if isinstance(st, (ast.Assign, ast.AnnAssign)) and st.value is not None:
             targets = st.targets if isinstance(st, ast.Assign) else [st.target]
             v = eval_or_unresolved(ev, st.value, "/".join(n for t in targets for n in names_of(t)), st.lineno)
-            for t in targets:
-                try:
-                    assign_target(t, v, env)
-                except ConvertError as e:
-                    for n in names_of(t):
-                        env[n] = Unresolved(n, st.lineno, str(e))
+            bind_targets(targets, v, env, st.lineno)
         elif isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
             env[st.name] = FuncValue(st, env, file)
         elif isinstance(st, ast.ClassDef):
