@@ -29,6 +29,7 @@ import math
 
 from corpus_notation import DTYPE_BITS, dotted, make_dtype, strip_builder
 from kernel_env import (BufferRef, ConvertError, LayoutExpr, Pool, Unresolved, UnresolvedError)
+import views
 
 NOT_AN_ALLOCATION = object()
 
@@ -49,6 +50,19 @@ def short_name(func) -> str:
     if isinstance(func, ast.Name):
         return func.id
     return ""
+
+
+def _root(node, env):
+    """The env value at the root of a chain X.m(...).n(...) / X.sub[...], or None."""
+    while True:
+        if isinstance(node, ast.Name):
+            return env.get(node.id)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            node = node.func.value
+        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute):
+            node = node.value.value
+        else:
+            return None
 
 
 def pool_object(call: ast.Call, ev, line: int):
@@ -98,8 +112,14 @@ def _kw(call, name, pos=None):
     return None
 
 
-def _dtype(ev, node) -> str:
+DEFAULT_DTYPE = "float32"  # decl_buffer / alloc_buffer / SMEMPool.alloc / TMEMPool.alloc (ir.py:813, 1783;
+#                            alloc_pool.py:262, 425)
+
+
+def _dtype(ev, node, default: str | None = None) -> str:
     if node is None:
+        if default is not None:
+            return default
         raise ConvertError("no dtype argument")
     v = ev.value(node)
     if not isinstance(v, str):
@@ -128,20 +148,31 @@ def _canonical_call(call: ast.Call, recv_name: str) -> ast.Call:
     return c
 
 
-def allocation(call: ast.Call, env: dict, ev, ex, target: str | None, line: int, cond):
-    """The BufferRef an allocation call binds (or an Unresolved), or NOT_AN_ALLOCATION."""
-    short = short_name(call.func)
-    if short not in ALLOCATOR_NAMES:
+def allocation(call, env: dict, ev, ex, target: str | None, line: int, cond):
+    """The BufferRef an allocation call or a derived view (views.py: X.view(...), X.sub[...],
+    ...) binds (or an Unresolved), or NOT_AN_ALLOCATION."""
+    derived = views.is_derived(call) and isinstance(_root(call, env), (BufferRef, Unresolved))
+    if isinstance(call, ast.Subscript) and not derived:
         return NOT_AN_ALLOCATION
-    rname, rv = receiver(call, env)
+    short = "sub" if isinstance(call, ast.Subscript) else short_name(call.func)
+    if short not in ALLOCATOR_NAMES and not derived:
+        return NOT_AN_ALLOCATION
+    rname, rv = (None, None) if derived else receiver(call, env)
     if short == "alloc" and not isinstance(rv, Pool):
         return NOT_AN_ALLOCATION
-    if short == "view" and not isinstance(rv, (BufferRef, Unresolved)):
+    if short == "view" and not derived:
         return NOT_AN_ALLOCATION
     name = target or f"buffer@{line}"
     label = f"buffer {name}"
     try:
-        buf = _allocate(call, short, rname, rv, env, ev, ex, name, line)
+        if derived:
+            buf = views.buffer_of(call, env, ev, ex, name, line)
+        else:
+            buf = _allocate(call, short, rname, rv, env, ev, ex, name, line)
+    except StorageOnly as s:
+        u = Unresolved(name, line, s.reason)
+        u.storage_scope = s.scope
+        return u
     except UnresolvedError as e:
         ex.block(label, line, e.item)
         return Unresolved(name, line, f"allocation at line {line} is undecided", e.item)
@@ -159,63 +190,57 @@ def allocation(call: ast.Call, env: dict, ev, ex, target: str | None, line: int,
 
 def _allocate(call, short, rname, rv, env, ev, ex, name, line):
     view_of = None
-    if short == "view":
-        if isinstance(rv, Unresolved):
-            raise UnresolvedError(rv)
-        base: BufferRef = rv
-        lay_node = _kw(call, "layout")
-        dt_node = _kw(call, "dtype")
-        dtype = _dtype(ev, dt_node) if dt_node is not None else base.dtype
-        args = call.args
-        if len(args) == 1 and not isinstance(args[0], ast.Starred):
-            v = ev.value(args[0])
-            shape = tuple(v) if isinstance(v, (tuple, list)) else (v,)
-        else:
-            shape = tuple(ev.as_int(a) for a in args)
-        if lay_node is not None:
-            lay = ev.layout(lay_node)
-            layout, size = lay.as_layout(), lay.size
-        elif shape == tuple(base.shape) and dtype == base.dtype and base.layout is not None:
-            layout, size = base.layout, math.prod(shape)
-        else:
-            raise ConvertError("a view to another shape or dtype without layout=: the layout TIRx derives "
-                               "for it is not modelled")
-        scope = base.scope
-        view_of = base.name
-    elif short in PLAIN:
+    if short in PLAIN:
         shape = _int_tuple(ev, call.args[0] if call.args else _kw(call, "shape"))
-        dtype = _dtype(ev, _kw(call, "dtype", 1))
+        dtype = _dtype(ev, _kw(call, "dtype", 1), DEFAULT_DTYPE)
         scope_node = _kw(call, "scope")
         scope = ev.value(scope_node) if scope_node is not None else "global"
         data = _kw(call, "data", 2)
         if data is not None:
+            # TVM: with data= the buffer's scope is the storage pointer's scope, whatever scope=
+            # says (src/tirx/script/builder/ir.cc:55-57, BufferDecl)
             b = env.get(data.value.id) if isinstance(data, ast.Attribute) and data.attr == "data" and \
                 isinstance(data.value, ast.Name) else None
             if isinstance(b, BufferRef):
                 view_of = b.name
-                if scope_node is None:
-                    scope = b.scope
+                scope = b.scope
+            elif isinstance(b, Unresolved) and getattr(b, "storage_scope", None) is not None:
+                scope = b.storage_scope
             elif scope_node is None:
-                raise ConvertError(f"declared over the storage of {ast.unparse(data)!r} without scope=: the "
-                                   "scope of that storage is not a model buffer's (no layout), so it is not known")
+                raise ConvertError(f"declared over the storage of {ast.unparse(data)!r} without scope=: that "
+                                   "storage is not allocated in this file, so its scope is not known")
         lay_node = _kw(call, "layout")
-        if lay_node is None:
-            return None
-        lay = ev.layout(lay_node)
-        layout, size = lay.as_layout(), lay.size
+        if lay_node is None or _is_default(lay_node):
+            # layout="default" (decl_buffer's / alloc_buffer's default): TileLayout(S[shape]),
+            # row-major (python/tvm/tirx/script/builder/ir.py:126-139, 811-822, 1781-1792)
+            if math.prod(shape) == 0:
+                return _storage_only(scope, "a zero-size allocation (storage for declarations over it)")
+            layout, size = row_major(shape), math.prod(shape)
+        elif isinstance(lay_node, ast.Constant) and lay_node.value is None:
+            return _storage_only(scope, "an allocation with layout=None (not a model buffer)")
+        else:
+            lay = ev.layout(lay_node)
+            layout, size = lay.as_layout(), lay.size
     elif short == "alloc":
         pool: Pool = rv
         shape = _int_tuple(ev, call.args[0])
-        dtype = _dtype(ev, _kw(call, "dtype", 1))
+        dtype = _dtype(ev, _kw(call, "dtype", 1), DEFAULT_DTYPE)
         lay_node = _kw(call, "layout")
         if pool.kind == "smem":
             scope = "shared.dyn"
-            if lay_node is not None:
+            if lay_node is not None and not _is_default(lay_node):
                 lay = ev.layout(lay_node)
-            elif _kw(call, "swizzle") is not None:
+            elif _kw(call, "swizzle") is not None and not (isinstance(_kw(call, "swizzle"), ast.Constant) and
+                                                           _kw(call, "swizzle").value is None):
                 lay = ev.layout(_canonical_call(call, "pool"))
             else:
-                return None
+                # SMEMPool.alloc's layout="default" (apache/tvm 5d4dc87 python/tvm/backend/cuda/lang/
+                # alloc_pool.py:422-443 -> ir.py:136, TileLayout(S[shape])); the kern DSL's
+                # smem.alloc without swizzle= is that call (tirx_kernels/kern/smem.py:493-505)
+                if math.prod(shape) == 0:
+                    return _storage_only(scope, "a zero-size allocation")
+                layout, size = row_major(shape), math.prod(shape)
+                return _finish(ex, name, scope, shape, dtype, layout, size, line, call, None)
         else:
             scope = "tmem"
             lay = ev.layout(lay_node) if lay_node is not None else ev.layout(_canonical_call(call, "tmem_pool"))
@@ -263,11 +288,31 @@ def _allocate(call, short, rname, rv, env, ev, ex, name, line):
         dtype = _dtype(ev, _kw(call, "dtype", 1))
     else:
         return None
+    return _finish(ex, name, scope, shape, dtype, layout, size, line, call, view_of)
+
+
+def _finish(ex, name, scope, shape, dtype, layout, size, line, call, view_of):
     if scope not in SCOPES:
         raise ConvertError(f"scope {scope!r} is not one the model format knows ({', '.join(sorted(SCOPES))})")
     if size is not None and size != math.prod(shape):
         raise ConvertError(f"the layout has {size} elements but the shape {shape} has {math.prod(shape)}")
     return _emit(ex, name, scope, shape, dtype, layout, line, call, view_of)
+
+
+class StorageOnly(Exception):
+    """An allocation that is storage only (no model buffer), with the scope of that storage."""
+
+    def __init__(self, scope, reason):
+        super().__init__(reason)
+        self.scope, self.reason = scope, reason
+
+
+def _storage_only(scope, reason):
+    raise StorageOnly(scope, reason)
+
+
+def _is_default(node) -> bool:
+    return isinstance(node, ast.Constant) and node.value == "default"
 
 
 def _emit(ex, name, scope, shape, dtype, layout, line, node, view_of=None) -> BufferRef:

@@ -377,10 +377,15 @@ def main(argv=None) -> int:
                          "(CTA indices and tile-scheduler fields stay unresolved)")
     ap.add_argument("--serial-iterations", type=int, default=1, metavar="N",
                     help="walk a T.serial loop with a fixed range for its first N iterations (default 1; 0: all)")
+    ap.add_argument("--layout-tool", metavar="PATH",
+                    help="the tirx-verify binary that expands layouts for derived views (layout_text.py; "
+                         "`tirx-verify extract` passes itself)")
     try:
         args = ap.parse_args(argv)
     except SystemExit as e:
         return 0 if e.code == 0 else 2
+    import layout_text
+    layout_text.set_tool(args.layout_tool)
     try:
         overrides = dict(parse_param(p) for p in args.param)
         if args.commit is not None and (len(args.commit) != 40 or

@@ -227,6 +227,12 @@ class Walker:
                     op_sites.record(value, env, ev, ex, st.lineno, cond)
             else:
                 self.scan_calls(value, env, defs, called, cond)
+                if isinstance(value, ast.Subscript):  # X.sub[...] (views.py)
+                    got = allocators.allocation(value, env, ev, ex, names[0] if len(names) == 1 else None,
+                                                st.lineno, cond)
+                    if got is not allocators.NOT_AN_ALLOCATION:
+                        self.bind(targets, got, env, st.lineno)
+                        return
             if is_layout_expr(value):
                 self.bind(targets, LayoutExpr(value, st.lineno), env, st.lineno)
                 return

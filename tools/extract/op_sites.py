@@ -76,17 +76,28 @@ def is_op(call: ast.Call, env: dict | None = None) -> bool:
     return t is not None and any(k in t for k in PTX_DATA)
 
 
-def region(node, env, ev) -> tuple[str, BufferRef]:
-    """REGION text of a buffer argument: NAME or NAME[i, lo:hi, :]."""
+def region(node, env, ev, ex=None, line=0) -> tuple[str, BufferRef]:
+    """REGION text of a buffer argument: NAME or NAME[i, lo:hi, :], also through a derived
+    buffer (X.rearrange(...)[...], X.sub[...], X.chunk(spec)[picks]: views.py)."""
+    import views
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call) and \
+            isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "chunk" and ex is not None:
+        return views.chunk_region(node, env, ev, ex, line)
+    if ex is not None and views.is_derived(node):
+        b = views.buffer_of(node, env, ev, ex, None, line)
+        return b.name, b
     base = node.value if isinstance(node, ast.Subscript) else node
-    if not isinstance(base, ast.Name):
-        raise ConvertError(f"{ast.unparse(node)!r} is not a buffer region")
-    b = env.get(base.id)
-    if isinstance(b, Unresolved):
-        raise UnresolvedError(b)
-    if not isinstance(b, BufferRef):
-        raise ConvertError(f"{base.id!r} is not a buffer the extraction modelled (no layout, or not allocated "
-                           "in this file)")
+    if ex is not None and views.is_derived(base):
+        b = views.buffer_of(base, env, ev, ex, None, line)
+    else:
+        if not isinstance(base, ast.Name):
+            raise ConvertError(f"{ast.unparse(node)!r} is not a buffer region")
+        b = env.get(base.id)
+        if isinstance(b, Unresolved):
+            raise UnresolvedError(b)
+        if not isinstance(b, BufferRef):
+            raise ConvertError(f"{base.id!r} is not a buffer the extraction modelled (no layout, or not allocated "
+                               "in this file)")
     if not isinstance(node, ast.Subscript):
         return b.name, b
     idx = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -231,8 +242,8 @@ def _kwargs(call, ev, known: set, line) -> dict:
 def _copy(call, kind, env, ev, ex, line) -> dict:
     if len(call.args) < 2:
         raise ConvertError(f"{kind} needs dst and src")
-    dst, db = region(call.args[0], env, ev)
-    src, sb = region(call.args[1], env, ev)
+    dst, db = region(call.args[0], env, ev, ex, line)
+    src, sb = region(call.args[1], env, ev, ex, line)
     kw = _kwargs(call, ev, KNOWN_COPY_KW, line)
     dispatch = kw.get("dispatch") or default_dispatch(db, sb)
     if dispatch is None:
@@ -288,9 +299,9 @@ def _raw_tmem_alloc(call, text, ev, ex) -> dict:
 def _gemm(call, env, ev, ex, line) -> dict:
     if len(call.args) < 3:
         raise ConvertError("gemm_async needs D, A and B")
-    d, _ = region(call.args[0], env, ev)
-    a, _ = region(call.args[1], env, ev)
-    b, _ = region(call.args[2], env, ev)
+    d, _ = region(call.args[0], env, ev, ex, line)
+    a, _ = region(call.args[1], env, ev, ex, line)
+    b, _ = region(call.args[2], env, ev, ex, line)
     kw = _kwargs(call, ev, KNOWN_GEMM_KW, line)
     op = {"kind": "gemm_async", "d": d, "a": a, "b": b}
     if "cta_group" in kw:

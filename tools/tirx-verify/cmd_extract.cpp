@@ -205,6 +205,10 @@ void register_extract(CLI::App& app, int& exit_code) {
       if (o->serial_iterations >= 0) argv.insert(argv.end(), {"--serial-iterations", std::to_string(o->serial_iterations)});
       if (o->allow_unresolved) argv.push_back("--allow-unresolved");
       if (o->json) argv.push_back("--json");
+      // the layout algebra for derived views (tools/extract/layout_text.py): this binary's `print`
+      std::error_code self_ec;
+      const auto self = std::filesystem::read_symlink("/proc/self/exe", self_ec);
+      if (!self_ec) argv.insert(argv.end(), {"--layout-tool", self.string()});
       std::string out, err;
       int rc = 0;
       try {
