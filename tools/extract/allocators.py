@@ -59,8 +59,8 @@ def _root(node, env):
             return env.get(node.id)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             node = node.func.value
-        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute):
-            node = node.value.value
+        elif isinstance(node, (ast.Subscript, ast.Attribute)):
+            node = node.value
         else:
             return None
 
@@ -151,6 +151,9 @@ def _canonical_call(call: ast.Call, recv_name: str) -> ast.Call:
 def allocation(call, env: dict, ev, ex, target: str | None, line: int, cond):
     """The BufferRef an allocation call or a derived view (views.py: X.view(...), X.sub[...],
     ...) binds (or an Unresolved), or NOT_AN_ALLOCATION."""
+    if isinstance(call, ast.Call) and short_name(call.func) == "meta_var" and len(call.args) == 1 and \
+            views.is_derived(call.args[0]):
+        call = call.args[0]  # T.meta_var(X.rearrange(...)) is X.rearrange(...)
     derived = views.is_derived(call) and isinstance(_root(call, env), (BufferRef, Unresolved))
     if isinstance(call, ast.Subscript) and not derived:
         return NOT_AN_ALLOCATION
@@ -270,10 +273,8 @@ def _allocate(call, short, rname, rv, env, ev, ex, name, line):
         rows_node = _kw(call, "rows")
         rows = ev.as_int(rows_node) if rows_node is not None else 128
         shape = (rows, cols)
-        dt_node = _kw(call, "dtype", 1)
-        if dt_node is None:
-            raise ConvertError("wg_reg_tile without dtype=")
-        dtype = _dtype(ev, dt_node)
+        # dtype defaults to float32 (python/tvm/tirx/script/builder/ir.py:902)
+        dtype = _dtype(ev, _kw(call, "dtype", 1), DEFAULT_DTYPE)
         lay = ev.layout(call)
         layout, size = lay.as_layout(), lay.size
     elif short == "alloc_cast_frag":

@@ -48,10 +48,15 @@ MEMORY_AXES = {"m", "TLane", "TCol", "P", "F", "Bank"}
 
 
 def is_derived(node) -> bool:
-    """Whether node is a derived-buffer expression (X.view(...), X.sub[...], chains of them)."""
+    """Whether node is a derived-buffer expression (X.view(...), X.sub[...], X.tile(...)[...],
+    chains of them)."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in VIEW_METHODS:
         return True
-    return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "sub"
+    if not isinstance(node, ast.Subscript):
+        return False
+    v = node.value
+    return (isinstance(v, ast.Attribute) and v.attr == "sub") or \
+        (isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == "tile")
 
 
 def buffer_of(node, env, ev, ex, name: str | None, line: int):
@@ -66,6 +71,9 @@ def buffer_of(node, env, ev, ex, name: str | None, line: int):
         return b
     if not is_derived(node):
         raise ConvertError(f"{ast.unparse(node)!r} is not a buffer region")
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call):
+        base = buffer_of(node.value.func.value, env, ev, ex, None, line)
+        return tile(base, node, ev, ex, name, line)
     if isinstance(node, ast.Subscript):
         base = buffer_of(node.value.value, env, ev, ex, None, line)
         return sub(base, node, ev, ex, name, line)
@@ -176,7 +184,7 @@ def _dtype_view(call, base, dtype, ex, name, line):
         r, op = old // new, "unpack"
         shape[-1] *= r
         off = {a: v * r for a, v in off.items()}
-    inner = lay.text()
+    inner = lay.text() if any(off.values()) else base.layout
     text = f"({inner}).{op}({r})" if " + " in inner and not inner.startswith("ComposeLayout(") else f"{inner}.{op}({r})"
     layout_text.printed(text)  # the notation applies TVM's rule and refuses what TVM asserts against
     for a, v in off.items():
@@ -256,47 +264,57 @@ def _offset_term(group, index: int) -> dict:
     return out
 
 
-def sub(base: BufferRef, node: ast.Subscript, ev, ex, name, line):
-    """X.sub[...]: numpy basic indexing as a view (SubIndexer 488-548)."""
+def _picks(node: ast.Subscript, ev, rank: int) -> list:
+    """The indices of X.sub[...] as picks: None (whole), ('range', lo, hi), ('step', start, step),
+    ('index', i); trailing dimensions are whole."""
     idx = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-    if len(idx) > len(base.shape):
-        raise ConvertError(f"sub: {len(idx)} indices for a {len(base.shape)}-D buffer")
-    lay = layout_text.parse(base.layout)
-    shape = list(base.shape)
+    if len(idx) > rank:
+        raise ConvertError(f"sub: {len(idx)} indices for a {rank}-D buffer")
+    out = []
+    for ix in idx:
+        if isinstance(ix, ast.Slice) and ix.lower is None and ix.upper is None and ix.step is None:
+            out.append(None)
+        elif isinstance(ix, ast.Slice) and ix.step is not None and not (isinstance(ix.step, ast.Constant) and
+                                                                        ix.step.value == 1):
+            if ix.upper is not None:
+                raise ConvertError("sub: a stop bound with a step is not supported (TVM refuses it)")
+            out.append(("step", ev.as_int(ix.lower) if ix.lower is not None else 0, ev.as_int(ix.step)))
+        elif isinstance(ix, ast.Slice):
+            out.append(("range", ev.as_int(ix.lower) if ix.lower is not None else 0,
+                        ev.as_int(ix.upper) if ix.upper is not None else None))
+        else:
+            out.append(("index", ev.as_int(ix)))
+    return out + [None] * (rank - len(out))
+
+
+def narrow(shape, lay, picks, scope: str, dtype: str):
+    """Shape and layout after select / narrow / stepped picks per dimension (_view_drop,
+    _view_narrow, SubIndexer); the start goes into lay.offset."""
     groups = layout_text.group(lay, shape)
     extra: dict = {}
     out_shape, out_groups = [], []
-    for d in range(len(shape)):
-        g, e = groups[d], shape[d]
-        ix = idx[d] if d < len(idx) else None
-        if ix is None or (isinstance(ix, ast.Slice) and ix.lower is None and ix.upper is None and ix.step is None):
+    for d, (g, e, pk) in enumerate(zip(groups, shape, picks)):
+        if pk is None:
             out_shape.append(e)
             out_groups.append(g)
-            continue
-        if isinstance(ix, ast.Slice) and ix.step is not None and not (isinstance(ix.step, ast.Constant)
-                                                                      and ix.step.value == 1):
-            step = ev.as_int(ix.step)
-            if ix.upper is not None:
-                raise ConvertError("sub: a stop bound with a step is not supported (TVM refuses it)")
-            start = ev.as_int(ix.lower) if ix.lower is not None else 0
+        elif pk[0] == "step":
+            start, step = pk[1], pk[2]
             if step <= 0 or e % step or not 0 <= start < step:
                 raise ConvertError(f"sub: the step {step} / start {start} does not divide the dimension {e}")
             sg = layout_text.group(layout_text.Lay(g, [], {}, None), (e // step, step))
             _add(extra, _offset_term(sg[1], start))
             out_shape.append(e // step)
             out_groups.append(sg[0])
-            continue
-        if isinstance(ix, ast.Slice):
-            lo = ev.as_int(ix.lower) if ix.lower is not None else 0
-            hi = ev.as_int(ix.upper) if ix.upper is not None else e
+        elif pk[0] == "range":
+            lo, hi = pk[1], e if pk[2] is None else pk[2]
             if not 0 <= lo < hi <= e:
                 raise ConvertError(f"sub: the range {lo}:{hi} is outside the dimension {e}")
             n = hi - lo
             if len(g) <= 1:
                 if g:
-                    ext, s, a = g[0]
-                    _add(extra, {a: lo * s})
-                    out_groups.append([(n, s, a)])
+                    _, st, a = g[0]
+                    _add(extra, {a: lo * st})
+                    out_groups.append([(n, st, a)])
                 else:
                     out_groups.append([])
             else:
@@ -304,32 +322,91 @@ def sub(base: BufferRef, node: ast.Subscript, ev, ex, name, line):
                 if lo % inner or n % inner:
                     raise ConvertError(f"sub: dimension {d} is made of {len(g)} layout iters; the range {lo}:{hi} "
                                        f"is not made of whole blocks of {inner} (TVM refuses it)")
-                ext, s, a = g[0]
-                _add(extra, {a: lo // inner * s})
-                out_groups.append([(n // inner, s, a)] + g[1:])
+                _, st, a = g[0]
+                _add(extra, {a: lo // inner * st})
+                out_groups.append([(n // inner, st, a)] + g[1:])
             out_shape.append(n)
-            continue
-        i = ev.as_int(ix)
-        if not 0 <= i < e:
-            raise ConvertError(f"sub: index {i} is outside the dimension {e}")
-        _add(extra, _offset_term(g, i))
+        else:
+            i = pk[1]
+            if not 0 <= i < e:
+                raise ConvertError(f"sub: index {i} is outside the dimension {e}")
+            _add(extra, _offset_term(g, i))
     extra = {a: v for a, v in extra.items() if v}
-    if base.scope == "tmem":
+    if scope == "tmem":
         bad = [a for a in extra if a != "TCol"]
         if bad:
             raise ConvertError(f"sub: a TMEM view's start on the {bad[0]} axis cannot move into the column address "
                                "(TVM refuses it)")
-        if "TCol" in extra and extra["TCol"] * DTYPE_BITS[base.dtype] % 32:
-            raise ConvertError(f"sub: a TMEM view's start of {extra['TCol']} {base.dtype} elements is not a whole "
+        if "TCol" in extra and extra["TCol"] * DTYPE_BITS[dtype] % 32:
+            raise ConvertError(f"sub: a TMEM view's start of {extra['TCol']} {dtype} elements is not a whole "
                                "32-bit column (TVM refuses it)")
     else:
         bad = [a for a in extra if a != "m"]
         if bad:
             raise ConvertError(f"sub: the view's start lies on the thread axis {bad[0]}, not in memory")
-    lay.shard = [it for g in out_groups for it in g]
-    _add(lay.offset, extra)
-    nm = name or f"{base.name}.sub"
-    return _emit(ex, nm, base, out_shape or [1], base.dtype, lay.text(), line, node)
+    out = layout_text.Lay([it for g in out_groups for it in g], lay.replica, lay.offset, lay.swizzle)
+    _add(out.offset, extra)
+    return out_shape, out
+
+
+def sub(base: BufferRef, node: ast.Subscript, ev, ex, name, line):
+    """X.sub[...]: numpy basic indexing as a view (SubIndexer 488-548)."""
+    shape, lay = narrow(list(base.shape), layout_text.parse(base.layout), _picks(node, ev, len(base.shape)),
+                        base.scope, base.dtype)
+    return _emit(ex, name or f"{base.name}.sub", base, shape or [1], base.dtype, lay.text(), line, node)
+
+
+def tile(base: BufferRef, node: ast.Subscript, ev, ex, name, line):
+    """X.tile(dim, factors)[picks] / X.tile((dim, factors), ...)[picks] (TileIndexer 578-640): the
+    dimension split into factors (a view: layout unchanged), a picked factor dropped, the kept
+    factors merged back into one dimension."""
+    call = node.value
+    specs = [ev.value(a) for a in call.args]
+    if specs and isinstance(specs[0], int):
+        if len(specs) != 2:
+            raise ConvertError("tile(dim, factors) takes a dim and a factors tuple")
+        specs = [tuple(specs)]
+    norm = []
+    for sp in specs:
+        if not isinstance(sp, (tuple, list)) or len(sp) != 2 or not isinstance(sp[1], (tuple, list)) or not sp[1]:
+            raise ConvertError(f"tile: each spec must be (dim, factors), got {sp!r}")
+        d = sp[0] + len(base.shape) if sp[0] < 0 else sp[0]
+        if not 0 <= d < len(base.shape) or d in [x for x, _ in norm]:
+            raise ConvertError(f"tile: dimension {sp[0]} is out of range or tiled twice")
+        norm.append((d, list(sp[1])))
+    idx = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    if len(idx) != sum(len(f) for _, f in norm):
+        raise ConvertError(f"tile: {len(idx)} indices for {sum(len(f) for _, f in norm)} factors")
+    groups, pos = [], 0
+    for d, f in norm:
+        groups.append((d, f, idx[pos:pos + len(f)]))
+        pos += len(f)
+    shape, lay = list(base.shape), layout_text.parse(base.layout)
+    for d, f, pk in sorted(groups, key=lambda g: g[0], reverse=True):
+        if f.count(-1) > 1 or any(x != -1 and (not isinstance(x, int) or x < 1) for x in f):
+            raise ConvertError(f"tile: factors {f} of dimension {d}")
+        if -1 in f:
+            rest = math.prod(x for x in f if x != -1)
+            if shape[d] % rest:
+                raise ConvertError(f"tile: dimension {shape[d]} is not a multiple of {rest}")
+            f = [shape[d] // rest if x == -1 else x for x in f]
+        if math.prod(f) != shape[d]:
+            raise ConvertError(f"tile: factors {f} do not multiply to the dimension {shape[d]}")
+        keep = [isinstance(p, ast.Slice) and p.lower is None and p.upper is None and p.step is None for p in pk]
+        if any(isinstance(p, ast.Slice) and not k for p, k in zip(pk, keep)):
+            raise ConvertError("tile: a factor slice must be ':' (keep whole)")
+        if all(keep):
+            raise ConvertError(f"tile: dimension {d} picks no factor")
+        split = shape[:d] + f + shape[d + 1:]
+        picks = [None] * len(split)
+        for j, (p, k) in enumerate(zip(pk, keep)):
+            if not k:
+                picks[d + j] = ("index", ev.as_int(p))
+        shape, lay = narrow(split, lay, picks, base.scope, base.dtype)
+        n_keep = sum(keep)
+        if n_keep >= 2:
+            shape = shape[:d] + [math.prod(shape[d:d + n_keep])] + shape[d + n_keep:]
+    return _emit(ex, name or f"{base.name}.tile", base, shape or [1], base.dtype, lay.text(), line, node)
 
 
 def _add(acc: dict, more: dict) -> None:
