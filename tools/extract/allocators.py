@@ -154,7 +154,8 @@ def allocation(call, env: dict, ev, ex, target: str | None, line: int, cond):
     if isinstance(call, ast.Call) and short_name(call.func) == "meta_var" and len(call.args) == 1 and \
             views.is_derived(call.args[0]):
         call = call.args[0]  # T.meta_var(X.rearrange(...)) is X.rearrange(...)
-    derived = views.is_derived(call) and isinstance(_root(call, env), (BufferRef, Unresolved))
+    derived = views.is_derived(call) and (isinstance(_root(call, env), (BufferRef, Unresolved)) or
+                                          type(_root(call, env)).__name__ == "RegArray")
     if isinstance(call, ast.Subscript) and not derived:
         return NOT_AN_ALLOCATION
     short = "sub" if isinstance(call, ast.Subscript) else short_name(call.func)

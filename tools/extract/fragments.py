@@ -113,7 +113,9 @@ def reg_array(call: ast.Call, ev, line: int, name: str):
         shape = ev.value(call.args[0]) if call.args else None
         shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
         dt = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "dtype"), None)
-        dtype = str(ev.value(dt)) if dt is not None else None
+        # alloc_local / alloc_buffer default to float32 (apache/tvm 5d4dc87 python/tvm/tirx/script/
+        # builder/ir.py:813, 1869; tirx_kernels/kern/__init__.py:331)
+        dtype = str(ev.value(dt)) if dt is not None else "float32"
     except Exception:  # noqa: BLE001 - an array whose size the source does not fix is not modelled
         return None
     if len(shape) != 1 or not isinstance(shape[0], int) or not 0 < shape[0] <= 256 or dtype is None:

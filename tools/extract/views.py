@@ -77,8 +77,33 @@ def buffer_of(node, env, ev, ex, name: str | None, line: int):
     if isinstance(node, ast.Subscript):
         base = buffer_of(node.value.value, env, ev, ex, None, line)
         return sub(base, node, ev, ex, name, line)
-    base = buffer_of(node.func.value, env, ev, ex, None, line)
+    recv = node.func.value
+    arr = env.get(recv.id) if isinstance(recv, ast.Name) else None
+    if arr is not None and type(arr).__name__ == "RegArray" and node.func.attr == "view":
+        return _reg_view(node, arr, ev, ex, name or f"{arr.name}.view", line)
+    base = buffer_of(recv, env, ev, ex, None, line)
     return derive(node, base, ev, ex, name, line)
+
+
+def _reg_view(call, arr, ev, ex, name, line):
+    """A register array's view(*shape, layout=L): the registers of each thread seen through L
+    (TVM: a declaration over the array's storage with that layout, _buffer_view.py 111-123).
+    The array itself is not a model buffer (fragments.py), so the view stands alone (no
+    view_of): L's storage per thread must fit the array's registers."""
+    lay_node = next((k.value for k in call.keywords if k.arg == "layout"), None)
+    if lay_node is None or len(call.keywords) != 1:
+        raise ConvertError(f"a view of the register array {arr.name} without layout= is not modelled")
+    shape = tuple(ev.as_int(a) for a in call.args)
+    lay = ev.layout(lay_node)
+    if lay.size is not None and lay.size != math.prod(shape):
+        raise ConvertError(f"the layout has {lay.size} elements but the shape {shape} has {math.prod(shape)}")
+    text = lay.as_layout()
+    per = layout_text.parse(text)
+    span = 1 + sum((e - 1) * s for e, s, a in per.shard + per.replica if a == "m") + per.offset.get("m", 0)
+    if span > arr.n:
+        raise ConvertError(f"the view's {span} elements per thread exceed the {arr.n} registers of {arr.name}")
+    from allocators import _emit as emit
+    return emit(ex, name, "local", shape, arr.dtype, text, line, call)
 
 
 def _emit(ex, name, base: BufferRef, shape, dtype, layout, line, node, scope=None):
@@ -242,9 +267,16 @@ def _rearrange(call, base, ev, ex, name, line):
 
 
 def _local(call, base, ev, ex, name, line):
-    if any(k.arg == "layout" for k in call.keywords):
-        raise ConvertError("local(..., layout=) is not modelled")
     lay = layout_text.parse(base.layout)
+    lay_node = next((k.value for k in call.keywords if k.arg == "layout"), None)
+    if lay_node is not None:
+        # local(layout=L): shape (storage().size(),) unless given, the layout L (local 126-137)
+        given = ev.layout(lay_node)
+        size = math.prod(e for e, _, a in lay.shard if a in MEMORY_AXES)
+        shape = tuple(ev.as_int(a) for a in call.args) if call.args else (size,)
+        if given.size is not None and given.size != math.prod(shape):
+            raise ConvertError(f"local(layout=): the layout has {given.size} elements, the shape {shape}")
+        return _emit(ex, name, base, shape, base.dtype, given.as_layout(), line, call)
     span = 1 + sum((e - 1) * s for e, s, a in lay.shard + lay.replica if a in MEMORY_AXES) + \
         sum(v for a, v in lay.offset.items() if a in MEMORY_AXES)
     shape = tuple(ev.as_int(a) for a in call.args) if call.args else (span,)
