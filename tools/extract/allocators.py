@@ -155,7 +155,7 @@ def allocation(call, env: dict, ev, ex, target: str | None, line: int, cond):
             views.is_derived(call.args[0]):
         call = call.args[0]  # T.meta_var(X.rearrange(...)) is X.rearrange(...)
     derived = views.is_derived(call) and (isinstance(_root(call, env), (BufferRef, Unresolved)) or
-                                          type(_root(call, env)).__name__ == "RegArray")
+                                          views.is_reg_view(call, env))
     if isinstance(call, ast.Subscript) and not derived:
         return NOT_AN_ALLOCATION
     short = "sub" if isinstance(call, ast.Subscript) else short_name(call.func)

@@ -59,6 +59,14 @@ def is_derived(node) -> bool:
         (isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == "tile")
 
 
+def is_reg_view(node, env) -> bool:
+    """Whether node is `ARR.view(*shape, layout=L)` of a register array (fragments.RegArray);
+    other views of register arrays are not modelled and stay plain values, as before."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "view" and \
+        isinstance(node.func.value, ast.Name) and type(env.get(node.func.value.id)).__name__ == "RegArray" and \
+        any(k.arg == "layout" for k in node.keywords)
+
+
 def buffer_of(node, env, ev, ex, name: str | None, line: int):
     """The BufferRef node names: a buffer name, or a derived buffer (emitted into ex)."""
     if isinstance(node, ast.Name):
