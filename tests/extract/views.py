@@ -35,6 +35,11 @@ def views_kernel(A: T.Buffer((ROWS, COLS), "float16"), C: T.Buffer((64, 64), "fl
     tm_u32 = tm.with_dtype("uint32")
     frag = T.wg_reg_tile(32)
     regs = frag.local()
+    pairs = frag.local(layout=T.TileLayout(T.S[(16, 2):(2, 1)]))
+    vec: T.f32[16]
+    vec_h = T.decl_buffer((32,), "float16", data=vec.data)
+    arr = T.alloc_local((8,))
+    arr_tile = arr.view(128, 8, layout=T.TileLayout(T.S[(128, 8):(1 @ T.Axis.tid_in_wg, 1)]))
     # refused as TVM refuses them: -1 not inferable, a pack whose innermost iter is not
     # contiguous, a TMEM view starting on a lane
     bad_shape = stage.view(3, -1)

@@ -210,6 +210,8 @@ def _allocate(call, short, rname, rv, env, ev, ex, name, line):
                 scope = b.scope
             elif isinstance(b, Unresolved) and getattr(b, "storage_scope", None) is not None:
                 scope = b.storage_scope
+            elif type(b).__name__ == "RegArray":
+                scope = "local"  # a register array (alloc_local, x: T.f32[N]): local storage
             elif scope_node is None:
                 raise ConvertError(f"declared over the storage of {ast.unparse(data)!r} without scope=: that "
                                    "storage is not allocated in this file, so its scope is not known")

@@ -180,6 +180,12 @@ class Walker:
         if isinstance(st, (ast.Assign, ast.AnnAssign)):
             targets = st.targets if isinstance(st, ast.Assign) else [st.target]
             names = [n for t in targets for n in names_of(t)]
+            if st.value is None and isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name):
+                arr = fragments.vector_annotation(st.annotation, ev, st.lineno, st.target.id)
+                if arr is not None:  # x: T.f32[N] is T.alloc_local((N,), "float32") (views.py)
+                    key = (ex.current_file(), st.lineno, st.target.id)
+                    env[st.target.id] = ex.reg_arrays.setdefault(key, arr)
+                    return
             if st.value is None:
                 for n in names:
                     if n in ex.overrides:
