@@ -3,9 +3,10 @@
     in the kernel                                   scope        layout written
     ----------------------------------------------  -----------  ---------------------------------
     T.Buffer(shape, dt[, layout=L]) (a parameter)   global       L, else row-major S[shape:strides]
-    T.decl_buffer / T.alloc_buffer(shape, dt,       scope=, else L (a layout-less one is not a
-        scope=S, layout=L)                          global       model buffer: no layout to check)
-    <smem pool>.alloc(shape, dt, layout=L)          shared.dyn   L
+    T.decl_buffer / T.alloc_buffer(shape[, dt],     scope=, else L, else TVM's "default": row-major
+        scope=S, layout=L)                          global;      (zero-size or layout=None: storage
+                                                    data=P: P's  only, not a model buffer)
+    <smem pool>.alloc(shape[, dt], layout=L)        shared.dyn   L, else row-major ("default")
     <smem pool>.alloc(shape, dt, swizzle=S)         shared.dyn   mma_shared_layout(dt, S, shape)
     <pool>.alloc_tcgen05_mma_AB / alloc_mma         shared.dyn   mma_shared_layout(dt, mode, shape)
     <tmem pool>.alloc(shape, dt[, layout=L])        tmem         L, else default_tmem_layout
@@ -14,8 +15,10 @@
     alloc_tcgen05_ldst_frag(instr, shape, dt)       local        tcgen05_atom_layout(...)
     wg_reg_tile(cols[, rows=], dtype=)              local        wg_local_layout(cols[, rows=])
     alloc_cast_frag(src, dt)                        local        src's layout, dtype dt
-    X.view(*shape, layout=L[, dtype=])              X's scope    L, a view of X (view_of)
+    X.view / .sub / .rearrange / ... (views.py)     X's scope    derived from X's layout (view_of X)
 
+A missing dtype is float32 (TVM's default everywhere here).  With data=P the scope is P's
+storage scope whatever scope= says (TVM's BufferDecl, src/tirx/script/builder/ir.cc:55-57).
 The translation of each allocator into the notation is corpus_notation.Translator's (the
 same mapping as docs/corpus-conversion.md); this file decides scope, shape and dtype and
 where a buffer stays undecided.  An allocation whose shape, dtype or layout depends on an

@@ -2,8 +2,8 @@
 
 The views TIRx derives from a buffer (`Buffer.permute`, `.sub[...]`, `.rearrange`) operate on
 the iters of the buffer's layout, grouped by the buffer's shape (apache/tvm 5d4dc87
-python/tvm/tirx/_buffer_view.py: `permute` 151-161, `_view_drop` 418-433, `_view_narrow`
-436-486).  This file holds that data and nothing else:
+python/tvm/tirx/_buffer_view.py: `permute` 153-161, `_view_drop` 419-437, `_view_narrow`
+440-496).  This file holds that data and nothing else:
 
     text  --(tirx-verify print: factories expanded)-->  S[(64,8,64):(64,4096,1)] inside
     ComposeLayout(3, 3, 3, ...)  --parse-->  Lay(shard=[(64,64,m), (8,4096,m), (64,1,m)],

@@ -19,11 +19,16 @@ _buffer_view.py and buffer.py; line numbers below are at that commit):
                                                                 (rearrange 164-219)
     X.sub[i, lo:hi, ::s]          int drops, lo:hi      X's     the dimension's iters narrowed / dropped,
                                   narrows, a::s picks           the start folded into the layout's
-                                                                offset (_view_drop 418, _view_narrow 436)
+                                                                offset (_view_drop 419, _view_narrow 440)
+    X.tile(d, factors)[picks]     rank-preserving       X's     dimension d split into factors, a
+                                                                picked factor dropped, kept ones merged
+                                                                (TileIndexer 578-629)
+    ARR.view(*shape, layout=L)    shape                 ARR's   L; ARR a register array (not a model
+                                                                buffer): a standalone local buffer
     X.local()                     (span of X's storage) X's     S[span] ("default" row-major;
                                                                 local 126-161), scope X's
     X.chunk(spec)[picks]          a REGION of X: chunked dim d with n chunks, pick c ->
-                                  c*E/n : (c+1)*E/n (ChunkIndexer 551-575); not a buffer
+                                  c*E/n : (c+1)*E/n (ChunkIndexer 550-575); not a buffer
 
 A derived buffer's `view_of` is the buffer it was derived from (chains are the model's
 `view_of` chains).  The start of a `.sub` is written into the layout's offset (`+ N` on the
@@ -390,14 +395,14 @@ def narrow(shape, lay, picks, scope: str, dtype: str):
 
 
 def sub(base: BufferRef, node: ast.Subscript, ev, ex, name, line):
-    """X.sub[...]: numpy basic indexing as a view (SubIndexer 488-548)."""
+    """X.sub[...]: numpy basic indexing as a view (SubIndexer 499-548)."""
     shape, lay = narrow(list(base.shape), layout_text.parse(base.layout), _picks(node, ev, len(base.shape)),
                         base.scope, base.dtype)
     return _emit(ex, name or f"{base.name}.sub", base, shape or [1], base.dtype, lay.text(), line, node)
 
 
 def tile(base: BufferRef, node: ast.Subscript, ev, ex, name, line):
-    """X.tile(dim, factors)[picks] / X.tile((dim, factors), ...)[picks] (TileIndexer 578-640): the
+    """X.tile(dim, factors)[picks] / X.tile((dim, factors), ...)[picks] (TileIndexer 578-629): the
     dimension split into factors (a view: layout unchanged), a picked factor dropped, the kept
     factors merged back into one dimension."""
     call = node.value
