@@ -246,6 +246,14 @@ def _copy(call, kind, env, ev, ex, line) -> dict:
     src, sb = region(call.args[1], env, ev, ex, line)
     kw = _kwargs(call, ev, KNOWN_COPY_KW, line)
     dispatch = kw.get("dispatch") or default_dispatch(db, sb)
+    if dispatch is None and "local" in (sb.scope, db.scope) and \
+            {sb.scope, db.scope} & {"shared", "shared.dyn", "global"}:
+        # TVM tries ldstmatrix first (priority 10) and falls back to vec_auto_reg's per-thread
+        # vector accesses (apache/tvm 5d4dc87 python/tvm/backend/cuda/tile_primitive/copy/
+        # ld_stmatrix.py:388-395, vec_auto_reg.py); which one applies, and the vector width, come
+        # from both layouts in code not reimplemented here (docs/extract.md, derived buffers)
+        raise ConvertError(f"a {sb.scope} -> {db.scope} copy without dispatch=: TVM picks ldstmatrix or per-thread "
+                           "vector accesses (and their width) from both layouts, which is not derived here")
     if dispatch is None:
         raise ConvertError(f"no copy dispatch moves {sb.scope} -> {db.scope}")
     op = {"kind": kind, "dst": dst, "src": src, "dispatch": dispatch}
