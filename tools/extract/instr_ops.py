@@ -104,6 +104,9 @@ def _arg(call, i, kw, default=None):
 
 def bind_encoder(call: ast.Call, env: dict, ex, line: int) -> bool:
     """Bind the tensor map / descriptor an encoder call fills; True when `call` is one."""
+    import mma_forms  # block-scaled descriptors and runtime_instr_desc (mma_forms.py)
+    if mma_forms.bind_encoder(call, env, ex, line):
+        return True
     d = dotted(call.func) or ""
     short = d.split(".")[-1]
     if short == "call_packed" and call.args and isinstance(call.args[0], ast.Constant) and \

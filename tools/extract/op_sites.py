@@ -137,10 +137,11 @@ def record(call: ast.Call, env, ev, ex, line: int, cond) -> None:
             op = _raw_tmem_alloc(call, _ptx_text(call, env), ev, ex)
         elif (_ptx_text(call, env) or "").startswith(("cp.async.bulk.tensor.", "tcgen05.mma.", "tcgen05.ld.")):
             import instr_ops
+            import mma_forms
             from allocators import _emit
             text = _ptx_text(call, env)
             ops = instr_ops.tma_ops(call, text, env, ex) if text.startswith("cp.async") else \
-                instr_ops.mma_ops(call, text, env, ex) if text.startswith("tcgen05.mma") else \
+                mma_forms.mma_ops(call, text, env, ex) if text.startswith("tcgen05.mma") else \
                 instr_ops.ld_ops(call, text, env, ex, _emit)
             for i, op in enumerate(ops):
                 if len(ops) > 1:
