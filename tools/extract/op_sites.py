@@ -148,7 +148,7 @@ def record(call: ast.Call, env, ev, ex, line: int, cond) -> None:
                     op["_suffix"] = ".w" + "_".join(str(w) for w in op["warps"][:1])
                 _append(op, call, ex, line, cond)
             return
-        elif (_ptx_text(call, env) or "").startswith(("ldmatrix.", "mma.sync.")):
+        elif (_ptx_text(call, env) or "").startswith(("ldmatrix.", "mma.sync.", "stmatrix.")):
             ops = _fragment_ops(call, _ptx_text(call, env), env, ev, ex)
             for op in ops:
                 _append(op, call, ex, line, cond)
@@ -191,6 +191,8 @@ def _fragment_ops(call, text, env, ev, ex) -> list:
         raise ConvertError(f"{text.split('.')[0]} is executed by warps, and the kernel declares no thread index "
                            "that fixes the CTA's warps")
     ops = []
+    if text.startswith("stmatrix."):
+        return fragments.stmatrix_ops(call, text, env, ev, ex, _emit, ws)
     if text.startswith("ldmatrix."):
         if len(call.args) < 2:
             raise ConvertError("ldmatrix needs registers and an address")
