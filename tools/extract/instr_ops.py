@@ -323,8 +323,8 @@ def tma_ops(call, text, env, ex) -> list[dict]:
     store = rest.startswith("global.shared::cta")
     if not (load or store):
         raise ConvertError(f"{text!r}: neither a global -> shared load nor a shared -> global store")
-    if ".multicast" in rest or "gather4" in rest or "scatter4" in rest or "im2col" in rest:
-        raise ConvertError(f"{text!r}: multicast / gather4 / scatter4 / im2col forms are not modelled")
+    import tma_forms  # multicast masks, gather4 / scatter4 / im2col refusals (tma_forms.py)
+    tma_forms.refuse_unmodelled(text)
     args = call.args
     need = rank + (3 if load else 2)
     if len(args) < need:
@@ -333,6 +333,7 @@ def tma_ops(call, text, env, ex) -> list[dict]:
         (args[1 + rank], args[0], args[1:1 + rank])
     ev = Evaluator(env)
     tm = ev.value(map_node)
+    ranks = tma_forms.multicast_ranks(call, text, rank, ev) if load else None
     if not isinstance(tm, TensorMap):
         raise ConvertError(f"{ast.unparse(map_node)!r} is not a tensor map encoded in this file")
     if tm.dims.__len__() != rank:
@@ -351,6 +352,8 @@ def tma_ops(call, text, env, ex) -> list[dict]:
         op = {"kind": "tma.load" if load else "tma.store", "warps": group}
         if "cta_group::2" in rest:
             op["cta_group"] = 2
+        if ranks is not None:
+            op["multicast"] = ranks
         op.update({"tensor_map": tm.model(), "coords": list(coords), "global": g,
                    "smem": region_from(p, box, "the shared box"), "smem_address": ptr_text(p)})
         op["notes"] = (f"tensor map {tm.name} from cuTensorMapEncodeTiled at line {tm.line} "
