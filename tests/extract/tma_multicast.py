@@ -2,7 +2,8 @@
 TMA loads with `.multicast::cluster` (the model's `multicast` ranks from a constant ctaMask).
 `--param MASK=2` names only the peer CTA (rank 1): the load does not write this CTA's shared
 memory, so the op is unresolved; `--param GATHER=True` adds a `.tile::gather4` load, which the
-model format cannot express (unresolved, saying so)."""
+model format cannot express (unresolved, saying so).  The map's base is
+`Tx.handle_add_byte_offset(A.data, 0)`: byte 0 of A."""
 from tvm.script import tirx as Tx
 
 M, K = 256, 128
@@ -16,7 +17,7 @@ _G4 = "cp.async.bulk.tensor.2d.shared::cluster.global.tile::gather4.mbarrier::co
 
 def load_tiles(A: Tx.Buffer((M, K), "float16")):
     A_map: Tx.let[Tx.handle("tensormap")] = Tx.tvm_stack_alloca("tensormap", 1)
-    Tx.call_packed("runtime.cuTensorMapEncodeTiled", A_map, "float16", 2, A.data, K, M, K * 2, BLK_K, BLK_M,
+    Tx.call_packed("runtime.cuTensorMapEncodeTiled", A_map, "float16", 2, Tx.handle_add_byte_offset(A.data, 0), K, M, K * 2, BLK_K, BLK_M,
                    1, 1, 0, 3, 0, 0)
     warp_id = Tx.warp_id([4])
     lane_id = Tx.lane_id([32])

@@ -161,6 +161,9 @@ def _tensor_map(call, name, env, ex, line) -> TensorMap:
         raise ConvertError(f"{nargs - 1} arguments for a rank-{rank} map, TVM's encoder takes {want - 1} (or one "
                            "more: force_cu_dtype)")
     base = a[4]
+    if isinstance(base, ast.Call) and (dotted(base.func) or "").split(".")[-1] == "handle_add_byte_offset" and \
+            len(base.args) == 2 and _map_int(ev, base.args[1]) == 0:
+        base = base.args[0]  # T.handle_add_byte_offset(x.data, 0): byte 0 of x, i.e. x.data
     if not (isinstance(base, ast.Attribute) and base.attr == "data" and isinstance(base.value, ast.Name)):
         raise ConvertError(f"the map's base {ast.unparse(base)!r} is not a kernel buffer's .data")
     buf = env.get(base.value.id)
