@@ -19,7 +19,10 @@
   `sfb_region` the scale factors one instruction reads;
 * `.ws`: `ws: true`; the zero-column mask must be 0 (the model has no field for it).
 
-Refused, naming why: A in TMEM (the `ts` form), `.sp`, MN-major operands, non-zero masks, an
+MN-major operands (the descriptor's transpose bits) are read from the buffer's last two
+dimensions taken as (K, MN) and written transposed (`a_dims` / `b_dims`; see `operand_region`).
+
+Refused, naming why: A in TMEM (the `ts` form), `.sp`, non-zero masks, an
 accumulator that is not 128 lanes of this CTA, SF buffers whose TMEM column is not in the model.
 """
 from __future__ import annotations
@@ -171,8 +174,6 @@ def mma_ops(call, text, env, ex) -> list[dict]:
         raise ConvertError(f"operand dtypes {idesc['a_dtype']}/{idesc['b_dtype']} are not .kind::{kind}")
     if idesc["k"] != idesc_mod.MMA_K[kind]:
         raise ConvertError(f"K {idesc['k']} is not .kind::{kind}'s {idesc_mod.MMA_K[kind]}")
-    if idesc["a_major"] != "K" or idesc["b_major"] != "K":
-        raise ConvertError("an MN-major operand (descriptor transpose bit) is not modelled by this extraction")
     if ws:
         if ev.as_int(args[5]) != 0:
             raise ConvertError("a non-zero .ws zero-column mask is not modelled")
@@ -223,11 +224,15 @@ def mma_ops(call, text, env, ex) -> list[dict]:
                    "d": {"lane": 0, "col": col},
                    "d_region": instr_ops.tmem_cols_region(buf, ":", col - buf_col(buf, ex), idesc["n"],
                                                           "the accumulator"),
-                   "a_desc": da["desc"], "b_desc": db["desc"],
-                   "a": instr_ops._operand_region(da["ptr"], mc, idesc["k"], "A"),
-                   "b": instr_ops._operand_region(db["ptr"], nc, idesc["k"], "B"),
+                   "a_desc": _major(da["desc"], idesc["a_major"]), "b_desc": _major(db["desc"], idesc["b_major"]),
+                   "a": operand_region(da["ptr"], mc, idesc["k"], idesc["a_major"], "A"),
+                   "b": operand_region(db["ptr"], nc, idesc["k"], idesc["b_major"], "B"),
                    "idesc": {k: idesc[k] for k in ("d_dtype", "a_dtype", "b_dtype", "a_major", "b_major", "m",
                                                    "n")} | {"sparse": False}})
+        if idesc["a_major"] == "MN":
+            op["a_dims"] = "KM"
+        if idesc["b_major"] == "MN":
+            op["b_dims"] = "KN"
         notes = [why]
         if block:
             sfa, sfb = vals[3], vals[4]
@@ -249,6 +254,22 @@ def mma_ops(call, text, env, ex) -> list[dict]:
         op["notes"] = "; ".join(notes)
         out.append(op)
     return out
+
+
+def _major(desc: dict, major: str) -> dict:
+    return dict(desc, major=major)
+
+
+def operand_region(p, rows: int, k: int, major: str, what: str) -> str:
+    """The operand tile the instruction reads from the descriptor's start element p.  K-major
+    (instr_ops): `rows` rows x `k` elements of the buffer's last two dimensions (MN, K).  MN-major
+    (the descriptor's transpose bit): the buffer's last two dimensions are (K, MN) — the MN
+    dimension is the contiguous one, last in TIRx's mma_shared_layout — so the tile is `k` rows x
+    `rows` columns, written transposed (`a_dims` "KM" / `b_dims` "KN").  Either way
+    kernel.mma-descriptor checks every element the descriptor addresses against the layout."""
+    if major == "K":
+        return instr_ops._operand_region(p, rows, k, what)
+    return instr_ops._operand_region(p, k, rows, what + " (MN-major: the buffer's last two dimensions are K, MN)")
 
 
 # -- TMEM operands ---------------------------------------------------------------------------
