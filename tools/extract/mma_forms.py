@@ -16,7 +16,8 @@
 * the descriptors, `a`/`b`, `d`/`d_region` as instr_ops builds them for the dense form;
 * block scaling: `scale_vec` from the instruction text, `sfa_id`/`sfb_id` from the descriptor,
   `sfa`/`sfb` the TMEM ADDRESSes the instruction passes (see `sf_operand`), `sfa_region` /
-  `sfb_region` the scale factors one instruction reads;
+  `sfb_region` the scale factors the K step needs (see `sf_region`; kernel.sf-layout checks that
+  the addresses and SF ids reach them);
 * `.ws`: `ws: true`; the zero-column mask must be 0 (the model has no field for it).
 
 MN-major operands (the descriptor's transpose bits) are read from the buffer's last two
@@ -174,6 +175,9 @@ def mma_ops(call, text, env, ex) -> list[dict]:
         raise ConvertError(f"operand dtypes {idesc['a_dtype']}/{idesc['b_dtype']} are not .kind::{kind}")
     if idesc["k"] != idesc_mod.MMA_K[kind]:
         raise ConvertError(f"K {idesc['k']} is not .kind::{kind}'s {idesc_mod.MMA_K[kind]}")
+    if block and "MN" in (idesc["a_major"], idesc["b_major"]):
+        raise ConvertError("a block-scaled MMA with an MN-major operand is not modelled (the K step's scale "
+                           "factors are read from a K-major operand's columns)")
     if ws:
         if ev.as_int(args[5]) != 0:
             raise ConvertError("a non-zero .ws zero-column mask is not modelled")
@@ -200,21 +204,19 @@ def mma_ops(call, text, env, ex) -> list[dict]:
         if isinstance(a, int) and not isinstance(a, bool):
             raise ConvertError("A is a TMEM address (the ts form, A in tensor memory): not modelled by this "
                                "extraction")
-        d = e.as_int(args[0])
+        d = accumulator_operand(args[0], e, env, ex, block)
         out = [d, instr_ops._desc(a, "A", thread=e.thread), instr_ops._desc(e.value(args[2]), "B", thread=e.thread)]
         if block:
             out += [sf_operand(args[4], e, env, ex, "SFA"), sf_operand(args[5], e, env, ex, "SFB")]
         return tuple(out)
 
-    buf, why = instr_ops.tmem_base_buffer(env, ex) if not block else accumulator_buffer(env, ex)
     out = []
     for group, vals in instr_ops.group_warps(instr_ops.per_warp(operands, env, ws_)):
-        d, da, db = vals[:3]
+        (buf, lane, col, why), da, db = vals[:3]
         for x, what in ((da, "A"), (db, "B")):
             if x["init_warps"] is not None and not set(group) <= set(x["init_warps"]):
                 raise ConvertError(f"the {what} SmemDescriptor is initialised by warps {sorted(x['init_warps'])}, "
                                    f"not by all issuing warps {group}")
-        lane, col = d >> 16, d & 0xFFFF
         if lane:
             raise ConvertError(f"accumulator lane {lane}: a {instr_ops.TMEM_LANES}-lane accumulator starts at lane 0")
         op = {"kind": "tcgen05.mma", "warps": group}
@@ -236,9 +238,9 @@ def mma_ops(call, text, env, ex) -> list[dict]:
         notes = [why]
         if block:
             sfa, sfb = vals[3], vals[4]
-            for key, sf, rows in (("sfa", sfa, mc), ("sfb", sfb, idesc["n"])):
+            for key, sf, rows, opnd in (("sfa", sfa, mc, da), ("sfb", sfb, idesc["n"], db)):
                 op[key] = {"lane": sf["lane"], "col": sf["col"]}
-                op[key + "_region"] = sf_region(sf, rows, vec, key.upper())
+                op[key + "_region"] = sf_region(sf, rows, vec, opnd["ptr"], idesc["k"], key.upper())
             op["scale_vec"] = vec
             op["sfa_id"], op["sfb_id"] = idesc["sfa_id"], idesc["sfb_id"]
             notes.append(f"SF operands: {sfa['why']}; {sfb['why']}")
@@ -299,6 +301,33 @@ def tmem_start(ex, name: str) -> tuple[int, int] | None:
 def buf_col(buf: BufferRef, ex) -> int:
     s = tmem_start(ex, buf.name)
     return s[1] if s else 0
+
+
+def all_starts_known(ex) -> bool:
+    return all(tmem_start(ex, b["name"]) is not None for b in ex.buffers if b["scope"] == "tmem" and
+               "view_of" not in b)
+
+
+def accumulator_operand(node, e, env, ex, block: bool) -> tuple:
+    """(buffer, lane, column, why) of the accumulator address `d`: an address built from a TMEM
+    buffer (`X.allocated_addr[0]` ...) or, when every TMEM buffer's start is in the model, a raw
+    number matched to the buffer it falls in (sf_operand's rules); else a raw number under
+    instr_ops' rule (the kernel's one TMEM buffer) or, block-scaled, its one 32-bit TMEM buffer."""
+    if _names_buffer(node, env) or all_starts_known(ex):
+        t = sf_operand(node, e, env, ex, "D")
+        return t["buf"], t["lane"], t["col"], t["why"]
+    d = e.as_int(node)
+    buf, why = accumulator_buffer(env, ex) if block else instr_ops.tmem_base_buffer(env, ex)
+    return buf, d >> 16, d & 0xFFFF, why
+
+
+def _names_buffer(node, env) -> bool:
+    while isinstance(node, ast.Call) and (dotted(node.func) or "").split(".")[-1] in \
+            ("cast", "reinterpret_cast", "get_tmem_addr") and node.args:
+        node = node.args[0]
+    if isinstance(node, ast.BinOp):
+        node = node.left
+    return _alloc_addr_of(node, env) is not None
 
 
 def accumulator_buffer(env, ex) -> tuple[BufferRef, str]:
@@ -390,34 +419,39 @@ SF_LAYOUT = re.compile(r"sf_tmem_layout\((\d+), (\d+), (\d+)\)$")
 SCALES = {"1X": 1, "2X": 2, "4X": 4}
 
 
-def sf_region(sf: dict, rows: int, vec: str, what: str) -> str:
-    """The scale factors one instruction reads, as a REGION of the SF buffer (rows, scales): the
-    buffer laid out by `sf_tmem_layout(R, SF_K, sf_per_mma)` (2-D; TVM's alloc_sf without
-    sf_reuse / pipe_depth) keeps, per 32-bit column, the scale factors of 32 MN rows, replicated
-    to the four 32-lane sub-partitions (PTX ISA §9.7.16.10.7); group g of sf_per_mma scale factors
-    of all R rows is the R / 32 columns from g R / 32.  So the column offset from the buffer's start
-    names group off / (R / 32), and the instruction reads the scale_vec scales of it from the SF id's
-    byte (kernel.sf-layout checks every one of those cells against the layout independently).
-    Anything else (another layout, a lane offset, an offset inside a group) is refused."""
+def sf_region(sf: dict, rows: int, vec: str, operand_ptr, mma_k: int, what: str) -> str:
+    """The scale factors this instruction needs, as a REGION (rows, scales) of the SF buffer the
+    address names.  Block scaling multiplies A[m, k] by SF[m, k / sf_vec] (PTX ISA §9.7.16.10.7;
+    sf_vec = K / scales per row: 32 for 1X and 2X, 16 for 4X), with the SF buffer's scale axis
+    spanning the same K tile as the operand buffer (TIRx's alloc_sf shape (rows, SF_K): the
+    gemm dispatch iterates it over the K steps of that tile; tile_primitive/gemm_async/tcgen05.py
+    sf_tmem_layout, apache/tvm 5d4dc87).  So the K step whose operand starts at column k0 of its
+    buffer needs scales k0 / sf_vec .. + scales of every row.  That is what the region names; the
+    address and SF id the instruction passes are the source's, and kernel.sf-layout checks that
+    they reach exactly those cells — a wrong SF id or column is caught there.  Only the 2-D
+    `sf_tmem_layout(R, SF_K, sf_per_mma)` form whose SF_K sf_vec is the operand buffer's K extent
+    is modelled (not sf_reuse / pipe_depth)."""
     b = sf["buf"]
     m = SF_LAYOUT.match(b.layout or "")
     if not m or len(b.shape) != 2:
         raise ConvertError(f"{what}: {b.name}'s layout {b.layout} is not a 2-D sf_tmem_layout(R, SF_K, "
-                           "sf_per_mma), the form whose columns this extraction reads")
+                           "sf_per_mma) (sf_reuse / pipe_depth forms are not modelled)")
     R, sf_k, spm = (int(x) for x in m.groups())
-    if (R, sf_k) != tuple(b.shape) or R % 32:
+    n = SCALES[vec]
+    if (R, sf_k) != tuple(b.shape):
         raise ConvertError(f"{what}: {b.name} {tuple(b.shape)} with layout {b.layout}")
-    if sf["loff"] != 0:
-        raise ConvertError(f"{what}: a lane offset {sf['loff']} into {b.name} is not modelled")
     if rows != R:
         raise ConvertError(f"{what}: the instruction reads {rows} rows of scale factors, {b.name} holds {R}")
-    per = R // 32
-    g, r = divmod(sf["off"], per)
-    if r or g < 0 or (g + 1) * spm > sf_k:
-        raise ConvertError(f"{what}: column offset {sf['off']} is not the start of a group of {b.name}")
-    n = SCALES[vec]
     if n != spm:
         raise ConvertError(f"{what}: scale_vec::{vec} reads {n} scale factors per row, {b.name} groups {spm}")
-    lo, hi = g * spm, g * spm + n
-    c = ":" if (lo, hi) == (0, sf_k) else f"{lo}:{hi}"
+    sf_vec = mma_k // n
+    kext, k0 = operand_ptr.buf.shape[-1], operand_ptr.coords[-1]
+    if sf_k * sf_vec != kext:
+        raise ConvertError(f"{what}: {b.name} holds {sf_k} scale factors per row ({sf_k * sf_vec} elements of K), "
+                           f"the operand buffer {operand_ptr.buf.name} {kext}: which scale factors a K step needs "
+                           "is not derived")
+    if k0 % mma_k:
+        raise ConvertError(f"{what}: the operand starts at K column {k0}, not on a K step of {mma_k}")
+    lo = k0 // sf_vec
+    c = ":" if (lo, lo + n) == (0, sf_k) else f"{lo}:{lo + n}"
     return f"{b.name}[:, {c}]"
