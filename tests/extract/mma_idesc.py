@@ -8,6 +8,7 @@ from tvm.script import tirx as Tx
 
 BLK_M, BLK_N, BLK_K, MMA_K = 128, 128, 64, 16
 BAD_BTYPE = False
+IDESC_EXTRA = 0  # --param IDESC_EXTRA=8: the saturate bit (3), which a kind::f16 descriptor cannot carry
 # bit 4: D F32; bits 7-9 / 10-12: A / B BF16 (1); bits 17-22: N >> 3; bits 24-28: M >> 4
 IDESC_BF16 = (1 << 4) | (1 << 7) | (1 << 10) | ((BLK_N >> 3) << 17) | ((BLK_M >> 4) << 24)
 LBO_T, SBO_T = 512, 64  # the MN-major B descriptor's LBO / SBO (16-byte units)
@@ -41,7 +42,7 @@ def mma_tile(A: Tx.Buffer((BLK_M, BLK_K), "bfloat16"), B: Tx.Buffer((BLK_N, BLK_
                     Tx.ptx[_MMA](Tx.cast(0, "uint32"), descA, descB,
                                  Tx.uint32(136315024 if BAD_BTYPE else 136316048), 0, 0, 0, 0, False)
                 else:
-                    Tx.ptx[_MMA](Tx.cast(0, "uint32"), descA, descB, IDESC_BF16, 0, 0, 0, 0, True)
+                    Tx.ptx[_MMA](Tx.cast(0, "uint32"), descA, descB, IDESC_BF16 | IDESC_EXTRA, 0, 0, 0, 0, True)
                 Tx.cuda.tcgen05.encode_matrix_descriptor(Tx.address_of(descBt), Bt_smem.ptr_to([ki * MMA_K, 0]),
                                                          ldo=LBO_T, sdo=SBO_T, swizzle=3)
                 Tx.ptx[_MMA](Tx.cast(128, "uint32"), descA, descBt, IDESC_BF16 | (1 << 16), 0, 0, 0, 0, ki != 0)
