@@ -295,7 +295,11 @@ def _allocate(call, short, rname, rv, env, ev, ex, name, line):
         dtype = _dtype(ev, _kw(call, "dtype", 1))
     else:
         return None
-    return _finish(ex, name, scope, shape, dtype, layout, size, line, call, view_of)
+    ref = _finish(ex, name, scope, shape, dtype, layout, size, line, call, view_of)
+    if short in PLAIN and scope == "tmem":
+        import tmem_placement  # allocated_addr= : the buffer's TMEM column (tmem_placement.py)
+        tmem_placement.record(call, ev, ex, ref)
+    return ref
 
 
 def _finish(ex, name, scope, shape, dtype, layout, size, line, call, view_of):
