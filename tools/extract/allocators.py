@@ -224,6 +224,12 @@ def _allocate(call, short, rname, rv, env, ev, ex, name, line):
             # row-major (python/tvm/tirx/script/builder/ir.py:126-139, 811-822, 1781-1792)
             if math.prod(shape) == 0:
                 return _storage_only(scope, "a zero-size allocation (storage for declarations over it)")
+            if scope == "tmem":
+                # "default" is S[shape] in every scope but trn (ir.py:136): on the memory axis m,
+                # which is not a TMEM layout (TLane/TCol); such a buffer's columns are addressed by
+                # raw instructions, so it is storage, not a model buffer
+                return _storage_only(scope, "a TMEM declaration without layout=: TVM's default layout S[shape] is on "
+                                            "the memory axis m, not a TMEM layout (not a model buffer)")
             layout, size = row_major(shape), math.prod(shape)
         elif isinstance(lay_node, ast.Constant) and lay_node.value is None:
             return _storage_only(scope, "an allocation with layout=None (not a model buffer)")

@@ -259,6 +259,8 @@ def _copy(call, kind, env, ev, ex, line) -> dict:
                            "vector accesses (and their width) from both layouts, which is not derived here")
     if dispatch is None:
         raise ConvertError(f"no copy dispatch moves {sb.scope} -> {db.scope}")
+    if dispatch == "tma_auto":
+        dispatch = "tma"  # TVM's tma_auto variant (copy_async/tma.py:2275) is the model's tma
     op = {"kind": kind, "dst": dst, "src": src, "dispatch": dispatch}
     if "cta_group" in kw:
         op["cta_group"] = kw["cta_group"]
@@ -268,7 +270,37 @@ def _copy(call, kind, env, ev, ex, line) -> dict:
             raise ConvertError(f"a {dispatch} copy is executed by warps, and the kernel declares no thread index "
                                "that fixes the CTA's warps")
         op["warps"] = ws
+        if dispatch == "tcgen05" and ".wg." in "." + (dotted(call.func) or "") + ".":
+            _wg_rows(op, db, sb, ws)
     return op
+
+
+def _wg_rows(op, db, sb, ws) -> None:
+    """A warpgroup tcgen05 copy: executed by one warpgroup; under a branch that only some of its
+    warps take, the regions name the rows those warps move (docs/model-format.md, copy warps):
+    warp w moves rows 32 (w % 4) .. + 32 of a 128-row fragment and of the TMEM rows it pairs."""
+    groups = sorted({w // 4 for w in ws})
+    if len(groups) != 1:
+        raise ConvertError(f"a warpgroup copy executed by warps {ws} (more than one warpgroup): which warpgroup "
+                           "runs it is not determined here (each would move its own registers)")
+    quarters = sorted(w % 4 for w in ws)
+    if len(quarters) == 4:
+        return
+    if quarters != list(range(quarters[0], quarters[-1] + 1)):
+        raise ConvertError(f"a warpgroup copy executed by warps {ws} (not consecutive warps of the warpgroup)")
+    lo, hi = 32 * quarters[0], 32 * (quarters[-1] + 1)
+    for key, b in (("dst", db), ("src", sb)):
+        op[key] = _narrow_rows(op[key], b, lo, hi, ws)
+
+
+def _narrow_rows(region: str, b, lo: int, hi: int, ws) -> str:
+    name, _, rest = region.partition("[")
+    idx = [x.strip() for x in rest.rstrip("]").split(",")] if rest else [":"] * len(b.shape)
+    if not b.shape or b.shape[0] != 128 or idx[0] != ":":
+        raise ConvertError(f"a warpgroup copy executed by warps {ws} only: the rows they move in {region} are not "
+                           "the 128 rows of its first dimension")
+    idx[0] = f"{lo}:{hi}"
+    return f"{name}[{', '.join(idx)}]"
 
 
 def _raw_alloc_kind(text: str | None) -> str | None:
