@@ -50,4 +50,14 @@ def views_kernel(A: T.Buffer((ROWS, COLS), "float16"), C: T.Buffer((64, 64), "fl
     if OVERLAP:
         Tx.copy_async(second[0:32, :], A[0:32, 128:192])
     Tx.copy_async(C[:, :], stage.view(128, 64)[0:64, :])
+    # a warpgroup copy under a branch only warps 0-1 take: the rows those warps move
+    warp_id = T.warp_id_in_wg([4])
+    wg_id = T.warpgroup_id([1])
+    src_frag = T.alloc_tcgen05_ldst_frag("32x32b", (128, 64), "float32")
+    half_frag = T.alloc_tcgen05_ldst_frag("32x32b", (128, 32), "float32")
+    Tx.wg.copy_async(tm[:, 0:64], src_frag[:, :])
+    if warp_id < 2:
+        Tx.wg.copy_async(half_frag[:, :], tm.chunk((None, 8))[:, 0])
+    else:
+        Tx.wg.copy_async(half_frag[:, :], tm.chunk((None, 8))[:, 1])
     tmem_pool.dealloc()
