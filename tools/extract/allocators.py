@@ -305,7 +305,46 @@ def _allocate(call, short, rname, rv, env, ev, ex, name, line):
     if short in PLAIN and scope == "tmem":
         import tmem_placement  # allocated_addr= : the buffer's TMEM column (tmem_placement.py)
         tmem_placement.record(call, ev, ex, ref)
+        _alias_tmem(ex, ref)
     return ref
+
+
+def _tmem_cols(b: dict):
+    """The 32-bit columns [lo, hi) a placed TMEM buffer covers, or None when not known."""
+    try:
+        lay = views.layout_text.parse(b["layout"])
+    except ConvertError:
+        return None
+    span = 1 + sum((e - 1) * st for e, st, a in lay.shard if a == "TCol") + lay.offset.get("TCol", 0)
+    lo = b["placement"]["col"]
+    return lo, lo + -(-span * DTYPE_BITS[b["dtype"]] // 32)
+
+
+def _alias_tmem(ex, ref) -> None:
+    """TMEM declarations with allocated_addr= over columns an earlier placed TMEM declaration
+    covers are that storage re-declared: TVM aliases TMEM buffers by column address
+    (python/tvm/tirx/_buffer_view.py:32-55, _redecl), as printed kernels do (`o_tmem`, `buffer_9`,
+    `o_win` all at allocated_addr=0).  Such a buffer becomes a view of the earliest one whose
+    columns contain its own ({"buffer", "col"}), so kernel.overlap does not take the re-declaration
+    for a second allocation; a partial overlap stays two placed buffers (kernel.overlap judges it)."""
+    b = next((x for x in ex.buffers if x["name"] == ref.name), None)
+    if b is None or "placement" not in b or b["placement"].get("lane", 0) != 0:
+        return
+    mine = _tmem_cols(b)
+    if mine is None:
+        return
+    for p in ex.buffers:
+        if p is b:
+            break
+        if p.get("scope") != "tmem" or "placement" not in p or p["placement"].get("lane", 0) != 0:
+            continue
+        theirs = _tmem_cols(p)
+        if theirs is not None and theirs[0] <= mine[0] and mine[1] <= theirs[1]:
+            del b["placement"]
+            b["view_of"] = {"buffer": p["name"], "col": mine[0] - theirs[0]}
+            notes = "re-declares TMEM columns of " + p["name"] + " (allocated_addr aliasing)"
+            b["notes"] = b["notes"] + "; " + notes if "notes" in b else notes
+            return
 
 
 def _finish(ex, name, scope, shape, dtype, layout, size, line, call, view_of):
