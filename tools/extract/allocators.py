@@ -36,6 +36,13 @@ import views
 
 NOT_AN_ALLOCATION = object()
 
+
+class _AllocationRoot:
+    """The root of a derived chain that starts at an allocation call (views.buffer_of allocates it)."""
+
+
+ALLOCATION_ROOT = _AllocationRoot()
+
 SMEM_SEMANTIC = {"alloc_tcgen05_mma_AB", "alloc_mma"}
 TMEM_SEMANTIC = {"alloc_tcgen05_mma_D", "alloc_mma_D", "alloc_tcgen05_mma_A", "alloc_mma_A", "alloc_sf"}
 LOCAL_SEMANTIC = {"alloc_tcgen05_ldst_frag", "wg_reg_tile", "alloc_cast_frag"}
@@ -56,8 +63,12 @@ def short_name(func) -> str:
 
 
 def _root(node, env):
-    """The env value at the root of a chain X.m(...).n(...) / X.sub[...], or None."""
+    """The env value at the root of a chain X.m(...).n(...) / X.sub[...], or None; a chain on an
+    allocation call (pool.alloc_tcgen05_mma_AB(...).sub[...]) has the pool object as its root,
+    and ALLOCATION_ROOT says so."""
     while True:
+        if isinstance(node, ast.Call) and not views.is_derived(node) and short_name(node.func) in ALLOCATOR_NAMES:
+            return ALLOCATION_ROOT
         if isinstance(node, ast.Name):
             return env.get(node.id)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
@@ -157,8 +168,8 @@ def allocation(call, env: dict, ev, ex, target: str | None, line: int, cond):
     if isinstance(call, ast.Call) and short_name(call.func) == "meta_var" and len(call.args) == 1 and \
             views.is_derived(call.args[0]):
         call = call.args[0]  # T.meta_var(X.rearrange(...)) is X.rearrange(...)
-    derived = views.is_derived(call) and (isinstance(_root(call, env), (BufferRef, Unresolved)) or
-                                          views.is_reg_view(call, env))
+    derived = views.is_derived(call) and (isinstance(_root(call, env), (BufferRef, Unresolved, _AllocationRoot))
+                                          or views.is_reg_view(call, env))
     if isinstance(call, ast.Subscript) and not derived:
         return NOT_AN_ALLOCATION
     short = "sub" if isinstance(call, ast.Subscript) else short_name(call.func)

@@ -72,7 +72,7 @@ def is_reg_view(node, env) -> bool:
         any(k.arg == "layout" for k in node.keywords)
 
 
-def buffer_of(node, env, ev, ex, name: str | None, line: int):
+def buffer_of(node, env, ev, ex, name: str | None, line: int, root: str | None = None):
     """The BufferRef node names: a buffer name, or a derived buffer (emitted into ex)."""
     if isinstance(node, ast.Name):
         b = env.get(node.id)
@@ -82,19 +82,29 @@ def buffer_of(node, env, ev, ex, name: str | None, line: int):
             raise ConvertError(f"{node.id!r} is not a buffer the extraction modelled (no layout, or not allocated "
                                "in this file)")
         return b
+    if isinstance(node, ast.Call) and not is_derived(node):
+        # the chain starts at an allocation (pool.alloc_tcgen05_mma_AB(...).sub[...]): that
+        # allocation is a buffer of its own, named after the view it is allocated for
+        import allocators
+        got = allocators.allocation(node, env, ev, ex, f"{root or name or 'buffer'}.base", line, None)
+        if isinstance(got, Unresolved):
+            raise UnresolvedError(got)
+        if not isinstance(got, BufferRef):
+            raise ConvertError(f"{ast.unparse(node)!r} is not a buffer")
+        return got
     if not is_derived(node):
         raise ConvertError(f"{ast.unparse(node)!r} is not a buffer region")
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call):
-        base = buffer_of(node.value.func.value, env, ev, ex, None, line)
+        base = buffer_of(node.value.func.value, env, ev, ex, None, line, root or name)
         return tile(base, node, ev, ex, name, line)
     if isinstance(node, ast.Subscript):
-        base = buffer_of(node.value.value, env, ev, ex, None, line)
+        base = buffer_of(node.value.value, env, ev, ex, None, line, root or name)
         return sub(base, node, ev, ex, name, line)
     recv = node.func.value
     arr = env.get(recv.id) if isinstance(recv, ast.Name) else None
     if arr is not None and type(arr).__name__ == "RegArray" and node.func.attr == "view":
         return _reg_view(node, arr, ev, ex, name or f"{arr.name}.view", line)
-    base = buffer_of(recv, env, ev, ex, None, line)
+    base = buffer_of(recv, env, ev, ex, None, line, root or name)
     return derive(node, base, ev, ex, name, line)
 
 
