@@ -24,6 +24,7 @@ def views_kernel(A: T.Buffer((ROWS, COLS), "float16"), C: T.Buffer((64, 64), "fl
     as_fp4 = raw8.view("float4_e2m1fn")
     as_u32 = raw8.view("uint32")
     kt_t = kt.permute(1, 0)
+    tail = pool.alloc_tcgen05_mma_AB((64, 128), "float16").sub[:, 64:128]
     storage = T.alloc_buffer((0,), "uint8", scope="shared.dyn")
     words = T.decl_buffer((64,), data=storage.data, elem_offset=1024, scope="shared.dyn")
     kt_tile = T.decl_buffer((16, 128), "float16", data=kt.data, layout=T.TileLayout(T.S[(16, 128):(128, 1)]))
@@ -33,6 +34,11 @@ def views_kernel(A: T.Buffer((ROWS, COLS), "float16"), C: T.Buffer((64, 64), "fl
     win = T.meta_var(tm.rearrange("m (s n) -> s m n", n=128))
     upper = tm.sub[:, 128:256]
     tm_u32 = tm.with_dtype("uint32")
+    # TMEM re-declared by column address: the second lies inside the first's columns
+    acc_a = T.decl_buffer((128, 128), "float32", scope="tmem", allocated_addr=0,
+                          layout=T.TileLayout(T.S[(128, 128):(1 @ T.Axis.TLane, 1 @ T.Axis.TCol)]))
+    acc_b = T.decl_buffer((2, 128, 32), "float32", scope="tmem", allocated_addr=64,
+                          layout=T.TileLayout(T.S[(2, 128, 32):(32 @ T.Axis.TCol, 1 @ T.Axis.TLane, 1 @ T.Axis.TCol)]))
     frag = T.wg_reg_tile(32)
     regs = frag.local()
     pairs = frag.local(layout=T.TileLayout(T.S[(16, 2):(2, 1)]))
