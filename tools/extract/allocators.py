@@ -153,6 +153,9 @@ def allocation(call: ast.Call, env: dict, ev, ex, target: str | None, line: int,
     if isinstance(rv, Pool) and rv.kind == "tmem":
         import tmem_ops  # where the pool's bump allocator puts it (tmem_ops.py)
         tmem_ops.note_pool_alloc(rv, buf, call, short, ev, ex)
+    elif buf.scope == "tmem":
+        import tmem_ops
+        tmem_ops.note_decl(buf, call, ev, ex)
     if cond is not None:  # the layout is static; the condition only decides which threads use it
         for b in ex.buffers:
             if b["name"] == buf.name and "notes" not in b:

@@ -426,21 +426,9 @@ def _box_of_view(tm: TensorMap, coords, b, esz: int) -> str:
 
 def tmem_base_buffer(env, ex) -> tuple[BufferRef, str]:
     """The TMEM buffer a raw address indexes, with the fact that makes the address relative to
-    the allocation base (see the module docstring)."""
-    pools = {id(v): v for v in env.values() if isinstance(v, Pool) and v.kind == "tmem"}
-    if len(pools) != 1:
-        raise ConvertError(f"a raw TMEM address with {len(pools)} TMEM pools: its allocation base is not known")
-    pool = next(iter(pools.values()))
-    cols = pool.args.get("total_cols", 512)
-    if cols != TMEM_COLS:
-        raise ConvertError(f"a raw TMEM address with a pool of {cols} columns: where the allocation starts is a "
-                           "runtime value")
-    bufs = [b for b in ex.buffers if b["scope"] == "tmem" and "view_of" not in b]
-    if len(bufs) != 1:
-        raise ConvertError(f"a raw TMEM address with {len(bufs)} TMEM buffers: which one it names is not derived")
-    ref = next(r for r in ex.emitted.values() if r.name == bufs[0]["name"])
-    return ref, (f"raw TMEM address: the pool allocates all {TMEM_COLS} columns, so the allocation starts at "
-                 f"lane 0, column 0, and {ref.name} (the only TMEM buffer) starts there")
+    the allocation base (tmem_ops.py: a 512-column allocation, the only TMEM buffer)."""
+    import tmem_ops
+    return tmem_ops.only_buffer(env, ex)
 
 
 def tmem_cols_region(buf: BufferRef, rows: str, col: int, ncols: int, what: str) -> str:

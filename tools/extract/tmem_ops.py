@@ -196,14 +196,41 @@ def note_pool_alloc(pool: Pool, buf: BufferRef, call: ast.Call, short: str, ev, 
         buf.tmem_col = (f"it starts at column {off} and runs past the pool's {total} columns (TMEMPool.alloc "
                         "asserts col_end <= total_cols)")
     elif isinstance(off, int):
-        for b in ex.buffers:
-            if b["name"] == buf.name and "view_of" not in b:
-                b["placement"] = {"col": off, "lane": 0}
+        _place(pool, buf, off, cols, total, ex)
     if isinstance(off, int) and cols is not None:
         pool.args["_offset"] = off + cols
     else:
         pool.args["_offset"] = (f"after {buf.name} (line {buf.line}), whose column count the extraction does not "
                                 "derive from its layout, and before any move_base_to")
+
+
+def _place(pool: Pool, buf: BufferRef, off: int, cols, total, ex) -> None:
+    """placement {col} — or, when move_base_to put buf inside the columns of one earlier buffer
+    of the pool, a view of it at that column (the kernel moved the bump pointer back on purpose:
+    the two alias, as nvfp4_gemm's scale factors in the upper columns of its 512-column buffer).
+    Contained: its columns are known and fit, or the earlier buffer ends at the pool's end (past
+    which TMEMPool.alloc asserts)."""
+    earlier = pool.args.setdefault("_bufs", [])
+    inside = [e for e in earlier if isinstance(e.tmem_col, int) and e.tmem_ncols is not None and
+              e.tmem_col <= off < e.tmem_col + e.tmem_ncols and
+              ((cols is not None and off + cols <= e.tmem_col + e.tmem_ncols) or e.tmem_col + e.tmem_ncols == total)]
+    earlier.append(buf)
+    b = next(x for x in ex.buffers if x["name"] == buf.name)
+    if "view_of" in b:
+        return
+    if len(inside) == 1 and (cols is None or not any(
+            isinstance(e.tmem_col, int) and e.tmem_ncols is not None and e is not inside[0] and
+            off < e.tmem_col + e.tmem_ncols and e.tmem_col < off + cols for e in earlier[:-1])):
+        base = inside[0]
+        root = next(x for x in ex.buffers if x["name"] == base.name)
+        if "view_of" in root:  # a view of a view: of the same root, further in
+            b["view_of"] = {"buffer": root["view_of"]["buffer"], "col": root["view_of"]["col"] + off - base.tmem_col}
+        else:
+            b["view_of"] = {"buffer": base.name, "col": off - base.tmem_col}
+        b["notes"] = (f"TMEMPool.move_base_to put it at column {off}, inside {base.name} (columns {base.tmem_col}.."
+                      f"{base.tmem_col + base.tmem_ncols - 1}): an alias of those columns")
+        return
+    b["placement"] = {"col": off, "lane": 0}
 
 
 def pool_statement(call: ast.Call, env: dict) -> bool:
@@ -230,7 +257,10 @@ def pool_statement(call: ast.Call, env: dict) -> bool:
 
 
 def _tmem_roots(ex) -> list[BufferRef]:
-    names = {b["name"] for b in ex.buffers if b["scope"] == "tmem" and "view_of" not in b}
+    """The TMEM buffers a raw address may name: the roots and the pool's aliases (views that
+    move_base_to made; the other views are reinterpretations the kernel names explicitly)."""
+    names = {b["name"] for b in ex.buffers if b["scope"] == "tmem" and
+             ("view_of" not in b or "TMEMPool.move_base_to" in b.get("notes", ""))}
     out, seen = [], set()
     for r in ex.emitted.values():
         if r.name in names and r.name not in seen:
@@ -239,35 +269,78 @@ def _tmem_roots(ex) -> list[BufferRef]:
     return out
 
 
-def _whole_pool(env) -> tuple[bool, str]:
+def _whole_pool(env, ex=None) -> tuple[bool, str]:
+    """Is a raw number relative to the allocation base?  Yes when the kernel allocates all 512
+    columns at once (its one TMEM pool has total_cols 512, or every tcgen05.alloc walked so far
+    takes 512 columns): such an allocation can only start at lane 0, column 0."""
+    allocs = [op.get("cols") for op in (ex.ops if ex is not None else []) if op.get("kind") == "tcgen05.alloc"]
     pools = {id(v): v for v in env.values() if isinstance(v, Pool) and v.kind == "tmem"}
+    if allocs and all(c == TMEM_COLS for c in allocs) and not pools:
+        return True, f"every tcgen05.alloc takes all {TMEM_COLS} columns"
     if len(pools) != 1:
+        if allocs:
+            return False, (f"a raw TMEM address after tcgen05.alloc of {sorted(set(allocs))} columns: where the "
+                           "allocation starts is a runtime value")
         return False, f"a raw TMEM address with {len(pools)} TMEM pools: its allocation base is not known"
     cols = next(iter(pools.values())).args.get("total_cols", 512)
     if cols != TMEM_COLS:
         return False, (f"a raw TMEM address with a pool of {cols} columns: where the allocation starts is a "
                        "runtime value")
-    return True, ""
+    return True, f"the pool allocates all {TMEM_COLS} columns"
+
+
+def note_decl(buf: BufferRef, call: ast.Call, ev, ex) -> None:
+    """`T.decl_buffer(shape, dtype, scope="tmem", allocated_addr=c, layout=...)`: the buffer's
+    column is c (TIRx's allocated_addr, relative to the allocation base) — its placement."""
+    node = next((k.value for k in call.keywords if k.arg == "allocated_addr"), None)
+    if node is None or hasattr(buf, "tmem_col"):
+        return
+    v = ev.value(node)
+    if isinstance(v, (tuple, list)) and len(v) == 1:
+        v = v[0]
+    if isinstance(v, bool) or not isinstance(v, int):
+        buf.tmem_col = f"allocated_addr={ast.unparse(node)} is not a number"
+        return
+    buf.tmem_col = v
+    rc = _plain_cols(buf)
+    from corpus_notation import DTYPE_BITS
+    buf.tmem_ncols = rc[1] * DTYPE_BITS[buf.dtype] // 32 if rc else None
+    b = next(x for x in ex.buffers if x["name"] == buf.name)
+    if "view_of" not in b:
+        b["placement"] = {"col": v, "lane": 0}
+
+
+def only_buffer(env, ex) -> tuple[BufferRef, str]:
+    """For an instruction whose columns are not given here (instr_ops.py's tcgen05.mma): the
+    kernel's only TMEM buffer, when a raw number is relative to the allocation base."""
+    ok, why = _whole_pool(env, ex)
+    if not ok:
+        raise ConvertError(why)
+    roots = _tmem_roots(ex)
+    if len(roots) != 1:
+        raise ConvertError(f"a raw TMEM address with {len(roots)} TMEM buffers: which one it names is not derived")
+    return roots[0], (f"raw TMEM address: {why}, so the allocation starts at lane 0, column 0, and {roots[0].name} "
+                      "(the only TMEM buffer) starts there")
 
 
 def named_buffer(addr, c0: int, c1: int, env, ex) -> tuple[BufferRef, str]:
     """The TMEM buffer the address names for columns c0 .. c1 - 1, with why."""
     if isinstance(addr, TmemAddr) and addr.buf is not None:
         return addr.buf, f"{addr.buf.name}.allocated_addr (column {addr.buf.tmem_col} of the pool)"
-    ok, why = _whole_pool(env)
+    ok, why = _whole_pool(env, ex)
     if not ok:
         raise ConvertError(why)
     roots = _tmem_roots(ex)
     known = [r for r in roots if isinstance(getattr(r, "tmem_col", None), int) and
              getattr(r, "tmem_ncols", None) is not None]
     if len(roots) == 1 and not known:
-        return roots[0], (f"raw TMEM address: the pool allocates all {TMEM_COLS} columns, so the allocation starts "
-                          f"at lane 0, column 0, and {roots[0].name} (the only TMEM buffer) starts there")
+        return roots[0], (f"raw TMEM address: {why}, so the allocation starts at lane 0, column 0, and "
+                          f"{roots[0].name} (the only TMEM buffer) starts there")
     hits = [r for r in known if r.tmem_col <= c0 and c1 <= r.tmem_col + r.tmem_ncols]
     unknown = [r.name for r in roots if r not in known]
     if len(hits) == 1 and not unknown:
         r = hits[0]
-        return r, (f"raw TMEM address: the pool allocates all {TMEM_COLS} columns (base lane 0, column 0); columns "
+        return r, (f"raw TMEM address: {why} (base lane 0, column 0); columns "
                    f"{c0}..{c1 - 1} lie in {r.name} (columns {r.tmem_col}..{r.tmem_col + r.tmem_ncols - 1}) only")
     if len(hits) > 1:
         raise ConvertError(f"raw TMEM columns {c0}..{c1 - 1} lie in several TMEM buffers "
