@@ -76,6 +76,11 @@ SHAPES = {
 }
 _PLAIN = re.compile(r"^S\[\((\d+),(\d+)\):\(1@TLane,1@TCol\)\]$")
 _DEFAULT = re.compile(r"^default_tmem_layout\((\d+), ?(\d+)\)$")
+# the identity data paths (apache/tvm 5d4dc87 python/tvm/tirx/layout.py:681-691: Layouts A and D are
+# S[(rows, cols):(1@TLane,1@TCol)]; :733-761: M=128 cta_group 1 is D, M=256 cta_group 2 is A; :764-
+# 830: a 2-D D operand is tmem_datapath_layout(letter, m, N))
+_DATAPATH = re.compile(r'^tmem_datapath_layout\("[AD]", ?(\d+), ?(\d+)\)$')
+_MMA_D = re.compile(r'^tmem_mma_operand_layout\("D", ?\((\d+), ?(\d+)\), ?"\w+", ?M=(\d+), ?cta_group=([12])\)$')
 NOT_HANDLED = object()
 
 
@@ -164,7 +169,11 @@ def eval_call(ev, node: ast.Call, short: str):
 
 def _plain_cols(buf: BufferRef):
     """(rows, cols) of a plain lane x column layout in buf's shape, else None."""
-    m = _PLAIN.match(buf.layout or "") or _DEFAULT.match(buf.layout or "")
+    lay = buf.layout or ""
+    m = _PLAIN.match(lay) or _DEFAULT.match(lay) or _DATAPATH.match(lay)
+    d = _MMA_D.match(lay)
+    if d and (int(d.group(3)), int(d.group(4))) in ((128, 1), (256, 2)) and int(d.group(1)) == 128:
+        m = d
     if not m or len(buf.shape) != 2 or (int(m.group(1)), int(m.group(2))) != tuple(buf.shape):
         return None
     return int(m.group(1)), int(m.group(2))
