@@ -76,6 +76,7 @@ SHAPES = {
 }
 _PLAIN = re.compile(r"^S\[\((\d+),(\d+)\):\(1@TLane,1@TCol\)\]$")
 _DEFAULT = re.compile(r"^default_tmem_layout\((\d+), ?(\d+)\)$")
+_UNPACKED = re.compile(r"^S\[\((\d+),(\d+)\):\(1@TLane,2@TCol\)\]$")
 # the identity data paths (apache/tvm 5d4dc87 python/tvm/tirx/layout.py:681-691: Layouts A and D are
 # S[(rows, cols):(1@TLane,1@TCol)]; :733-761: M=128 cta_group 1 is D, M=256 cta_group 2 is A; :764-
 # 830: a 2-D D operand is tmem_datapath_layout(letter, m, N))
@@ -198,6 +199,8 @@ def note_pool_alloc(pool: Pool, buf: BufferRef, call: ast.Call, short: str, ev, 
         cols = buf.shape[1] * bits_of(buf.dtype) // 32
     elif _plain_cols(buf) is not None:
         cols = buf.shape[1] * bits_of(buf.dtype) // 32
+    elif _unpacked16(buf) is not None:
+        cols = buf.shape[1]  # one 16-bit element per 32-bit column
     buf.tmem_ncols = cols
     total = pool.args.get("total_cols", TMEM_COLS)
     if isinstance(off, int) and isinstance(total, int) and off + (cols or 1) > total:
@@ -360,10 +363,25 @@ def named_buffer(addr, c0: int, c1: int, env, ex) -> tuple[BufferRef, str]:
     raise ConvertError(f"raw TMEM columns {c0}..{c1 - 1} lie in no TMEM buffer of the kernel")
 
 
-def tmem_box(buf: BufferRef, lanes: tuple, cols: tuple, what: str) -> str:
+def _unpacked16(buf: BufferRef):
+    """(rows, cols) of a 16-bit buffer holding one element in the low half of each 32-bit column,
+    `S[(R,C):(1@TLane,2@TCol)]` (TCol counts 16-bit units: element c at column c, bits 0..15) —
+    what .pack::16b reads and .unpack::16b writes (PTX ISA §9.7.16.8.2)."""
+    m = _UNPACKED.match(buf.layout or "")
+    if not m or len(buf.shape) != 2 or (int(m.group(1)), int(m.group(2))) != tuple(buf.shape) or \
+            buf.dtype not in ("float16", "bfloat16", "uint16", "int16"):
+        return None
+    return int(m.group(1)), int(m.group(2))
+
+
+def tmem_box(buf: BufferRef, lanes: tuple, cols: tuple, what: str, pack: bool = False) -> str:
     """The region of buf holding TMEM lanes x columns (relative to the allocation base)."""
-    rc = _plain_cols(buf)
-    if rc is None or buf.dtype not in ("float32", "uint32", "int32"):
+    rc = _unpacked16(buf) if pack else _plain_cols(buf)
+    if pack and rc is None:
+        raise ConvertError(f"{what}: .pack::16b / .unpack::16b moves the low 16 bits of each 32-bit column; TMEM "
+                           f"buffer {buf.name} ({buf.dtype}, {buf.layout}) is not a 16-bit buffer with one element per "
+                           "column (S[(R,C):(1@TLane,2@TCol)])")
+    if not pack and (rc is None or buf.dtype not in ("float32", "uint32", "int32")):
         raise ConvertError(f"{what}: TMEM buffer {buf.name} ({buf.dtype}, {buf.layout}) is not a plain 32-bit lane x "
                            "column buffer, so the logical elements of those cells are not derived here")
     start = getattr(buf, "tmem_col", 0)
@@ -397,11 +415,18 @@ def _digits(shape: str, num: int) -> tuple[list, list]:
     return lane_d, col_d
 
 
-def reg_view_layout(shape: str, num: int, s0: int) -> tuple[tuple, str]:
-    """(view shape, layout) of the register view of one instruction form (module docstring)."""
+def reg_view_layout(shape: str, num: int, s0: int, pack: bool = False) -> tuple[tuple, str]:
+    """(view shape, layout) of the register view of one instruction form (module docstring).
+    With .pack::16b the view counts 16-bit halves (m = 2 register + half): every register digit's
+    stride doubles and a last column digit (2:1) is the half, column C0 + 2d + h (§9.7.16.8.2)."""
     lanes, cpr = SHAPES[shape][0], SHAPES[shape][1]
     lane_d, col_d = _digits(shape, num)
     cols = cpr * num
+    if pack:
+        lane_d = [(e, st if "@" in st else str(2 * int(st))) for e, st in lane_d]
+        col_d = [(e, st if "@" in st else str(2 * int(st))) for e, st in col_d] + [(2, "1")]
+        cols *= 2
+        s0 *= 2
     if shape == "16x32bx2":
         col_d = [(2, "16@tid_in_wg")] + col_d
         cols *= 2
@@ -443,9 +468,6 @@ def ldst_ops(call: ast.Call, text: str, env, ex, emit) -> list[dict]:
     lanes, cpr, rpr, mx, _t, _r = SHAPES[shape]
     if num & (num - 1) or num > mx:
         raise ConvertError(f".x{num} is not a legal .num for .{shape} (PTX ISA Tables 49/50: x1 .. x{mx})")
-    if pack:
-        raise ConvertError(f"{m.group(4)[1:]}: the TMEM side (one 16-bit value in the low half of each 32-bit "
-                           "column) has no buffer form in the extraction")
     split = shape == "16x32bx2"
     load = kind == "tcgen05.ld"
     n_fixed = 2 if split else 1
@@ -464,14 +486,14 @@ def ldst_ops(call: ast.Call, text: str, env, ex, emit) -> list[dict]:
     imm = None
     if split:
         imm = ev.as_int(imm_node)
-        if imm != cpr * num:
-            raise ConvertError(f"immHalfSplitoff {imm}: the second half does not follow the first ({cpr * num} "
-                               "columns), so the two halves are not one box of TMEM")
+        if imm != cpr * num * (2 if pack else 1):
+            raise ConvertError(f"immHalfSplitoff {imm}: the second half does not follow the first "
+                               f"({cpr * num * (2 if pack else 1)} columns), so the two halves are not one box of TMEM")
     ws = ex.executing_warps()
     if ws is None:
         raise ConvertError(f"{kind} is executed by warps, and no thread index fixes the CTA's warps")
     s0 = regs[0].index
-    cols = cpr * num * (2 if split else 1)
+    cols = cpr * num * (2 if split else 1) * (2 if pack else 1)  # 32-bit columns from C0
     base = emit(ex, arr.name, "local", (128, arr.n), arr.dtype, f"S[(128,{arr.n}):(1@tid_in_wg,1)]",
                 arr.line, arr.node)
     view = None
@@ -490,21 +512,24 @@ def ldst_ops(call: ast.Call, text: str, env, ex, emit) -> list[dict]:
             whole = shape == "32x32b" and t.lane % 32 == 0 and sorted(w % 4 for w in g) == [0, 1, 2, 3]
             issues = [g] if whole else [[w] for w in g]
             for iw in issues:
+                if (not whole or pack) and view is None:
+                    vshape, vlay = reg_view_layout(shape, num, s0, pack)
+                    vname = f"{arr.name}.{shape}x{num}" + (".pack16" if pack else "") + (f".r{s0}" if s0 else "")
+                    view = emit(ex, vname, "local", vshape, buf.dtype if pack else arr.dtype, vlay, arr.line,
+                                arr.node, view_of=base.name)
                 if whole:
                     lane_rng = (0, TMEM_LANES)
-                    r = base.name if (s0, s0 + num) == (0, arr.n) else f"{base.name}[:, {s0}:{s0 + num}]"
+                    r = view.name if pack else \
+                        base.name if (s0, s0 + num) == (0, arr.n) else f"{base.name}[:, {s0}:{s0 + num}]"
                 else:
                     s = iw[0] % 4
                     first = 32 * s + t.lane % 32
                     lane_rng = (first, first + lanes)
-                    if view is None:
-                        vshape, vlay = reg_view_layout(shape, num, s0)
-                        vname = f"{arr.name}.{shape}x{num}" + (f".r{s0}" if s0 else "")
-                        view = emit(ex, vname, "local", vshape, arr.dtype, vlay, arr.line, arr.node,
-                                    view_of=base.name)
                     r = f"{view.name}[{s * lanes}:{(s + 1) * lanes}, :]"
-                region = tmem_box(buf, lane_rng, (t.col, t.col + cols), "the " + ("load" if load else "store"))
+                region = tmem_box(buf, lane_rng, (t.col, t.col + cols), "the " + ("load" if load else "store"), pack)
                 op = {"kind": kind, "warps": iw, "shape": shape, "num": num}
+                if pack:
+                    op["pack"] = True
                 if split:
                     op["imm_cols"] = imm
                 op.update({"taddr": {"lane": t.lane, "col": t.col}, "tmem": region, "regs": r,
