@@ -78,8 +78,8 @@ _PLAIN = re.compile(r"^S\[\((\d+),(\d+)\):\(1@TLane,1@TCol\)\]$")
 _DEFAULT = re.compile(r"^default_tmem_layout\((\d+), ?(\d+)\)$")
 _UNPACKED = re.compile(r"^S\[\((\d+),(\d+)\):\(1@TLane,2@TCol\)\]$")
 # the identity data paths (apache/tvm 5d4dc87 python/tvm/tirx/layout.py:681-691: Layouts A and D are
-# S[(rows, cols):(1@TLane,1@TCol)]; :733-761: M=128 cta_group 1 is D, M=256 cta_group 2 is A; :764-
-# 830: a 2-D D operand is tmem_datapath_layout(letter, m, N))
+# S[(rows, cols):(1@TLane,1@TCol)]; :733-761: M=128 cta_group 1 is D, M=256 cta_group 2 is A;
+# :812-815: a 2-D D operand is tmem_datapath_layout(letter, m, N))
 _DATAPATH = re.compile(r'^tmem_datapath_layout\("[AD]", ?(\d+), ?(\d+)\)$')
 _MMA_D = re.compile(r'^tmem_mma_operand_layout\("D", ?\((\d+), ?(\d+)\), ?"\w+", ?M=(\d+), ?cta_group=([12])\)$')
 NOT_HANDLED = object()
