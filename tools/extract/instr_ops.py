@@ -266,8 +266,9 @@ def per_warp(fn, env, ws: list[int]) -> dict:
 
 def _key(v):
     from fragments import Ptr
+    from tmem_cp import DescWithStart
     from tmem_ops import TmemAddr
-    if isinstance(v, TmemAddr):
+    if isinstance(v, (TmemAddr, DescWithStart)):
         return v.key()
     if isinstance(v, Ptr):
         return ("ptr", v.buf.name, v.coords)

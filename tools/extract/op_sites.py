@@ -136,14 +136,16 @@ def record(call: ast.Call, env, ev, ex, line: int, cond) -> None:
         elif _raw_alloc_kind(_ptx_text(call, env)):
             op = _raw_tmem_alloc(call, _ptx_text(call, env), ev, ex)
         elif (_ptx_text(call, env) or "").startswith(("cp.async.bulk.tensor.", "tcgen05.mma.", "tcgen05.ld.",
-                                                      "tcgen05.st.")):
+                                                      "tcgen05.st.", "tcgen05.cp.")):
             import instr_ops
             import mma_forms
+            import tmem_cp
             import tmem_ops
             from allocators import _emit
             text = _ptx_text(call, env)
             ops = instr_ops.tma_ops(call, text, env, ex) if text.startswith("cp.async") else \
                 mma_forms.mma_ops(call, text, env, ex) if text.startswith("tcgen05.mma") else \
+                tmem_cp.cp_ops(call, text, env, ex) if text.startswith("tcgen05.cp") else \
                 tmem_ops.ldst_ops(call, text, env, ex, _emit)
             for i, op in enumerate(ops):
                 if len(ops) > 1:

@@ -140,7 +140,12 @@ def allocated_addr(buf: BufferRef):
 
 
 def eval_call(ev, node: ast.Call, short: str):
-    """Evaluator.call hook: get_tmem_addr, and casts that keep a TmemAddr."""
+    """Evaluator.call hook: get_tmem_addr, casts that keep a TmemAddr, and the descriptor
+    arithmetic of tcgen05.cp sources (tmem_cp.py)."""
+    import tmem_cp
+    v = tmem_cp.eval_call(ev, node, short, NOT_HANDLED)
+    if v is not NOT_HANDLED:
+        return v
     if short == "get_tmem_addr" and len(node.args) == 3 and not node.keywords:
         a, r, c = (ev.value(x) for x in node.args)
         for x in (r, c):
