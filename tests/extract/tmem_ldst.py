@@ -30,6 +30,7 @@ def kernel(X: T.Buffer((128, 64), "float16")):
     tmem_pool = T.TMEMPool(pool, total_cols=512, cta_group=1, tmem_addr=tmem_addr)
     acc = tmem_pool.alloc((128, ACC_COLS), "float32")
     tmem_pool.move_base_to(AUX_COL)
+    aux_col = T.meta_var(tmem_pool.offset)
     aux = tmem_pool.alloc((128, 128), "float32")
     p16 = tmem_pool.alloc((128, 64), "float16", layout=T.TileLayout(T.S[(128, 64):(1 @ T.TLane, 2 @ T.TCol)]))
     if OVERLAP:
@@ -61,7 +62,7 @@ def kernel(X: T.Buffer((128, 64), "float16")):
                          T.cuda.get_tmem_addr(acc.allocated_addr[0], 24 if BAD_LANE else UPPER, 96))
         T.ptx[_ST256](T.cuda.get_tmem_addr(aux.allocated_addr[0], UPPER, 16), *[frag[j] for j in range(4)])
     else:
-        T.ptx[_ST32](T.uint32(AUX_COL + 32), *[words[j] for j in range(8)])
+        T.ptx[_ST32](T.uint32(aux_col + 32), *[words[j] for j in range(8)])
         if OVERLAP:
             T.ptx[_ST32](T.uint32(8), *[words[j] for j in range(8)])
     if wg_id == 0:

@@ -343,6 +343,9 @@ class Evaluator(Translator):
                 raise UnresolvedError(Unresolved(f"{base.name}.{attr}", v.line, f"imported by {base.file} from "
                                                  f"{v.module} (not read)"))
             return v
+        if isinstance(base, Pool) and base.kind == "tmem" and attr == "offset":
+            import tmem_ops  # the TMEM pool's bump offset (tmem_ops.py)
+            return tmem_ops.pool_offset(base, node)
         if isinstance(base, Pool):
             raise ConvertError(f"{ast.unparse(node)!r}: attribute of an allocator")
         raise ConvertError(f"cannot evaluate attribute {ast.unparse(node)!r}")

@@ -250,6 +250,16 @@ def _place(pool: Pool, buf: BufferRef, off: int, cols, total, ex) -> None:
     b["placement"] = {"col": off, "lane": 0}
 
 
+def pool_offset(pool: Pool, node) -> int:
+    """`tmem_pool.offset`: the column the next allocation starts at (TMEMPool.offset,
+    alloc_pool.py:215, advanced by alloc and move_base_to)."""
+    off = pool.args.get("_offset", 0)
+    if isinstance(off, int):
+        return off
+    raise UnresolvedError(Unresolved(ast.unparse(node), getattr(node, "lineno", None),
+                                     f"the TMEM pool's offset is not derived ({off})"))
+
+
 def pool_statement(call: ast.Call, env: dict) -> bool:
     """`tmem_pool.move_base_to(c)`: the pool's offset is c.  True when the statement was one."""
     f = call.func
