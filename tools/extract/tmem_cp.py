@@ -40,6 +40,7 @@ from __future__ import annotations
 import ast
 import re
 
+from corpus_notation import dotted
 from kernel_env import BufferRef, ConvertError, Evaluator
 
 FIELD = 0x3FFF
@@ -136,13 +137,19 @@ def eval_call(ev, node: ast.Call, short: str, not_handled):
     if short == "shift_right" and len(args) == 2 and isinstance(args[0], SharedAddr) and _int(args[1]):
         return args[0] >> args[1]
     if short == "bitwise_not" and len(args) == 1 and _int(args[0]):
-        return ~args[0]
+        # the complement at the operand's width, when the source gives it (T.uint64(0x3FFF))
+        a0 = node.args[0]
+        width = {"uint64": 64, "uint32": 32}.get((dotted(a0.func) or "").split(".")[-1]) \
+            if isinstance(a0, ast.Call) else None
+        if width is None:
+            return not_handled
+        return ~args[0] & ((1 << width) - 1)
     if short == "bitwise_and" and len(args) == 2:
         a, b = args
         if _is_desc(b) and _int(a):
             a, b = b, a
         if _is_desc(a) and _int(b):
-            if b & FIELD or (b | FIELD) not in (-1, 0xFFFFFFFFFFFFFFFF):
+            if b & FIELD or (b | FIELD) != 0xFFFFFFFFFFFFFFFF:
                 raise ConvertError(f"a descriptor & {b:#x}: only & ~0x3FFF (clearing the start field) is modelled")
             return DescNoStart(a)
         if isinstance(a, StartField) and _int(b):
