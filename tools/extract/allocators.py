@@ -189,7 +189,7 @@ def allocation(call, env: dict, ev, ex, target: str | None, line: int, cond):
             buf = _allocate(call, short, rname, rv, env, ev, ex, name, line)
     except StorageOnly as s:
         u = Unresolved(name, line, s.reason)
-        u.storage_scope = s.scope
+        u.storage_scope, u.storage_start = s.scope, s.start
         return u
     except UnresolvedError as e:
         ex.block(label, line, e.item)
@@ -220,27 +220,35 @@ def _allocate(call, short, rname, rv, env, ev, ex, name, line):
         scope_node = _kw(call, "scope")
         scope = ev.value(scope_node) if scope_node is not None else "global"
         data = _kw(call, "data", 2)
+        start = 0  # bytes from the storage pointer: an allocation of its own starts at it
         if data is not None:
             # TVM: with data= the buffer's scope is the storage pointer's scope, whatever scope=
             # says (src/tirx/script/builder/ir.cc:55-57, BufferDecl)
             b = env.get(data.value.id) if isinstance(data, ast.Attribute) and data.attr == "data" and \
                 isinstance(data.value, ast.Name) else None
+            start = _decl_start(call, dtype, ev)
             if isinstance(b, BufferRef):
-                view_of = b.name
+                view_of = _view_start(b, start, data)
                 scope = b.scope
             elif isinstance(b, Unresolved) and getattr(b, "storage_scope", None) is not None:
                 scope = b.storage_scope
+                if getattr(b, "storage_start", None) is None:
+                    start = None
+                else:
+                    start += b.storage_start
             elif type(b).__name__ == "RegArray":
                 scope = "local"  # a register array (alloc_local, x: T.f32[N]): local storage
             elif scope_node is None:
                 raise ConvertError(f"declared over the storage of {ast.unparse(data)!r} without scope=: that "
                                    "storage is not allocated in this file, so its scope is not known")
+            else:
+                start = None
         lay_node = _kw(call, "layout")
         if lay_node is None or _is_default(lay_node):
             # layout="default" (decl_buffer's / alloc_buffer's default): TileLayout(S[shape]),
             # row-major (python/tvm/tirx/script/builder/ir.py:126-139, 811-822, 1781-1792)
             if math.prod(shape) == 0:
-                return _storage_only(scope, "a zero-size allocation (storage for declarations over it)")
+                return _storage_only(scope, "a zero-size allocation (storage for declarations over it)", start)
             if scope == "tmem":
                 # "default" is S[shape] in every scope but trn (ir.py:136): on the memory axis m,
                 # which is not a TMEM layout (TLane/TCol); such a buffer's columns are addressed by
@@ -319,6 +327,10 @@ def _allocate(call, short, rname, rv, env, ev, ex, name, line):
     else:
         return None
     ref = _finish(ex, name, scope, shape, dtype, layout, size, line, call, view_of)
+    if short in PLAIN:
+        ref.start_bytes = start  # bytes from its storage pointer (None: not known)
+    elif short in LOCAL_SEMANTIC:
+        ref.start_bytes = 0  # its own registers
     if short in PLAIN and scope == "tmem":
         import tmem_placement  # allocated_addr= : the buffer's TMEM column (tmem_placement.py)
         tmem_placement.record(call, ev, ex, ref)
@@ -373,15 +385,47 @@ def _finish(ex, name, scope, shape, dtype, layout, size, line, call, view_of):
 
 
 class StorageOnly(Exception):
-    """An allocation that is storage only (no model buffer), with the scope of that storage."""
+    """An allocation that is storage only (no model buffer), with the scope of that storage and
+    where it starts from its storage pointer (bytes; None when not known)."""
 
-    def __init__(self, scope, reason):
+    def __init__(self, scope, reason, start=None):
         super().__init__(reason)
-        self.scope, self.reason = scope, reason
+        self.scope, self.reason, self.start = scope, reason, start
 
 
-def _storage_only(scope, reason):
-    raise StorageOnly(scope, reason)
+def _storage_only(scope, reason, start=None):
+    raise StorageOnly(scope, reason, start)
+
+
+def _decl_start(call, dtype: str, ev) -> int:
+    """Where decl_buffer(..., data=P, elem_offset=E | byte_offset=B) starts: E elements of its
+    dtype (or B bytes) from the pointer P, 0 without either (ir.py:1781-1830, _get_elem_offset;
+    the elem_offset is relative to the data pointer, not to the buffer P was taken from)."""
+    e_node, b_node = _kw(call, "elem_offset", 4), _kw(call, "byte_offset", 5)
+    if e_node is not None and not (isinstance(e_node, ast.Constant) and e_node.value is None):
+        bits = ev.as_int(e_node) * DTYPE_BITS[dtype]
+        if bits % 8:
+            raise ConvertError(f"elem_offset {ast.unparse(e_node)} of {dtype} is not a whole byte")
+        return bits // 8
+    if b_node is not None and not (isinstance(b_node, ast.Constant) and b_node.value is None):
+        return ev.as_int(b_node)
+    return 0
+
+
+def _view_start(b: BufferRef, start: int, data):
+    """view_of for a declaration over b's storage starting `start` bytes from its pointer."""
+    base = getattr(b, "start_bytes", None)
+    if base is None:
+        if start == 0 and b.scope == "local":
+            return b.name
+        raise ConvertError(f"declared over the storage of {ast.unparse(data)!r}: where {b.name} starts in that "
+                           "storage (a pool allocation's offset) is not known, so neither is where this "
+                           "declaration starts relative to it")
+    rel = start - base
+    if rel < 0:
+        raise ConvertError(f"declared over the storage of {ast.unparse(data)!r}, {start} bytes from its pointer: "
+                           f"before {b.name}, which starts {base} bytes from it")
+    return {"buffer": b.name, "offset_bytes": rel} if rel else b.name
 
 
 def _is_default(node) -> bool:
@@ -391,14 +435,15 @@ def _is_default(node) -> bool:
 def _emit(ex, name, scope, shape, dtype, layout, line, node, view_of=None) -> BufferRef:
     # The same allocation met again (a loop the walker unrolls, a helper called twice) is the
     # same buffer: one storage in TIRx, so one model buffer.
-    key = (name, line, scope, tuple(shape), dtype, layout, view_of, ex.origin(line, node))
+    vkey = tuple(sorted(view_of.items())) if isinstance(view_of, dict) else view_of
+    key = (name, line, scope, tuple(shape), dtype, layout, vkey, ex.origin(line, node))
     seen = ex.emitted.get(key)
     if seen is not None:
         return seen
     mname = ex.unique(name)
     b = {"name": mname, "scope": scope, "shape": list(shape), "dtype": dtype, "layout": layout}
     if view_of is not None:
-        b["view_of"] = {"buffer": view_of}
+        b["view_of"] = dict(view_of) if isinstance(view_of, dict) else {"buffer": view_of}
     b["origin"] = ex.origin(line, node)
     ex.buffers.append(b)
     ref = BufferRef(mname, scope, tuple(shape), dtype, layout, line)
@@ -423,7 +468,9 @@ def global_buffer(pname: str, ann: ast.Call, env, ev, ex, line: int):
         scope = ev.value(scope_node) if scope_node is not None else "global"
         if scope not in SCOPES:
             raise ConvertError(f"scope {scope!r} is not one the model format knows")
-        return _emit(ex, pname, scope, shape, dtype, layout, line, ann)
+        ref = _emit(ex, pname, scope, shape, dtype, layout, line, ann)
+        ref.start_bytes = 0  # a parameter's data pointer is its start
+        return ref
     except UnresolvedError as e:
         ex.block(f"buffer {pname}", line, e.item)
         return Unresolved(pname, line, "kernel parameter buffer is undecided", e.item)

@@ -126,7 +126,9 @@ def _reg_view(call, arr, ev, ex, name, line):
     if span > arr.n:
         raise ConvertError(f"the view's {span} elements per thread exceed the {arr.n} registers of {arr.name}")
     from allocators import _emit as emit
-    return emit(ex, name, "local", shape, arr.dtype, text, line, call)
+    ref = emit(ex, name, "local", shape, arr.dtype, text, line, call)
+    ref.start_bytes = 0  # the array's own registers
+    return ref
 
 
 def _emit(ex, name, base: BufferRef, shape, dtype, layout, line, node, scope=None):
@@ -135,7 +137,9 @@ def _emit(ex, name, base: BufferRef, shape, dtype, layout, line, node, scope=Non
     if size is not None and size != math.prod(shape):
         raise ConvertError(f"the derived layout has {size} elements but the shape {tuple(shape)} has "
                            f"{math.prod(shape)}")
-    return emit(ex, name, scope or base.scope, tuple(shape), dtype, layout, line, node, base.name)
+    ref = emit(ex, name, scope or base.scope, tuple(shape), dtype, layout, line, node, base.name)
+    ref.start_bytes = getattr(base, "start_bytes", None)  # _redecl keeps the base's elem_offset
+    return ref
 
 
 def layout_size(text: str):
@@ -193,7 +197,9 @@ def _view(call, base, ev, ex, name, line):
         if lay.size is not None and lay.size != math.prod(shape):
             raise ConvertError(f"the layout has {lay.size} elements but the shape {shape} has {math.prod(shape)}")
         from allocators import _emit as emit
-        return emit(ex, name, base.scope, shape, dtype, lay.as_layout(), line, call, base.name)
+        ref = emit(ex, name, base.scope, shape, dtype, lay.as_layout(), line, call, base.name)
+        ref.start_bytes = getattr(base, "start_bytes", None)
+        return ref
     if dtype != base.dtype:
         raise ConvertError("view(*shape, dtype=) without layout= is not a form TIRx defines")
     shape = list(shape)
