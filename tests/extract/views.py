@@ -30,6 +30,7 @@ def views_kernel(A: T.Buffer((ROWS, COLS), "float16"), C: T.Buffer((64, 64), "fl
     # kt is a pool allocation: kt.data is the pool's pointer, so where this starts relative to kt
     # is not known (refused)
     kt_tile = T.decl_buffer((16, 128), "float16", data=kt.data, layout=T.TileLayout(T.S[(16, 128):(128, 1)]))
+    kt_same = T.decl_buffer((32, 64), "float16", data=kt.data, elem_offset=kt.elem_offset)
     scratch = T.alloc_buffer((4096,), "uint8", scope="shared.dyn")
     half_tile = T.decl_buffer((64, 8), "float16", data=scratch.data, elem_offset=512)
     tmem_pool = T.TMEMPool(pool, total_cols=256, cta_group=1, tmem_addr=bars)

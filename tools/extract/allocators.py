@@ -226,8 +226,21 @@ def _allocate(call, short, rname, rv, env, ev, ex, name, line):
             # says (src/tirx/script/builder/ir.cc:55-57, BufferDecl)
             b = env.get(data.value.id) if isinstance(data, ast.Attribute) and data.attr == "data" and \
                 isinstance(data.value, ast.Name) else None
-            start = _decl_start(call, dtype, ev)
-            if isinstance(b, BufferRef):
+            e_node = _kw(call, "elem_offset", 4)
+            same = isinstance(b, BufferRef) and isinstance(e_node, ast.Attribute) and e_node.attr == "elem_offset" \
+                and isinstance(e_node.value, ast.Name) and e_node.value.id == data.value.id
+            if same:
+                # elem_offset=X.elem_offset over X.data: X's own start, when the element sizes agree
+                if DTYPE_BITS[dtype] != DTYPE_BITS[b.dtype]:
+                    raise ConvertError(f"elem_offset={ast.unparse(e_node)} counts {b.dtype} elements as {dtype} "
+                                       "elements: where this declaration starts relative to it is not derived")
+                view_of, scope = b.name, b.scope
+                start = getattr(b, "start_bytes", None)
+            else:
+                start = _decl_start(call, dtype, ev)
+            if same:
+                pass
+            elif isinstance(b, BufferRef):
                 view_of = _view_start(b, start, data)
                 scope = b.scope
             elif isinstance(b, Unresolved) and getattr(b, "storage_scope", None) is not None:
