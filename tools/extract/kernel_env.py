@@ -35,6 +35,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import corpus_notation as cn  # noqa: E402  (reused: the translator and the notation vocabulary)
 from corpus_notation import ConvertError, Translator, dotted, strip_builder  # noqa: E402
 from warps import ThreadIndex  # noqa: E402
+import target_facts  # noqa: E402  (facts of the target machine: hardware_num_sms())
 import tvm_classes  # noqa: E402  (TVM's PipelineState / SmemDescriptor, as TVM defines them)
 
 # Limits that keep a hostile file bounded: a comprehension or range evaluated statically may
@@ -48,7 +49,7 @@ KERN_INT_OPS = {"shift_right": lambda a, b: a >> b, "shift_left": lambda a, b: a
                 "bitwise_xor": lambda a, b: a ^ b}
 # The representative instance an extraction models (docs/extract.md, "Representative
 # instance"): extract.py sets these from --instance / --serial-iterations before a walk.
-SETTINGS = {"instance": "cta0-first-tile", "serial_iterations": 1}
+SETTINGS = {"instance": "cta0-first-tile", "serial_iterations": 1, "target": "sm_100a", "overrides": {}}
 CONVENTION_USED: dict = {}   # (what, line) -> {"what", "line", "value"}: bindings the convention made
 CTA_INDEX_FUNCS = {"cta_id_in_cluster", "cta_id", "cluster_id", "block_id", "cta_rank_in_cluster"}
 SREG_CTA = {"cluster_ctarank", "ctaid.x", "ctaid.y", "ctaid.z", "clusterid.x", "clusterid.y", "clusterid.z",
@@ -239,6 +240,10 @@ class Evaluator(Translator):
             return self.call(node)
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
             return tuple(self.comprehension(node))
+        if isinstance(node, ast.DictComp):  # {k: v for ...}: the pairs, evaluated like a list comprehension
+            pairs = self.comprehension(ast.ListComp(elt=ast.Tuple(elts=[node.key, node.value], ctx=ast.Load()),
+                                                    generators=node.generators))
+            return dict(pairs)
         if isinstance(node, ast.JoinedStr):
             parts = []
             for v in node.values:
@@ -349,7 +354,7 @@ class Evaluator(Translator):
         short = fname.split(".")[-1]
         if short in ("meta_var",) and len(node.args) == 1:
             return self.value(node.args[0])
-        if short in ("cast", "reinterpret_cast") and len(node.args) == 2 and fname.startswith(("cast", "T.", "Tx.")):
+        if short in ("cast", "reinterpret_cast") and len(node.args) == 2 and fname.startswith(("cast", "T.", "Tx.", "K.")):
             v = self.value(node.args[0])  # Tx.cast(x, "uint32") of an integer is the integer
             if isinstance(v, int) and not isinstance(v, bool):
                 return int(v)
@@ -386,6 +391,16 @@ class Evaluator(Translator):
             return 0
         if convention_on() and "Scheduler" in short and short[:1].isupper():
             return Scheduler(short, node.lineno)
+        if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), Imported) and \
+                not node.keywords and not node.args:
+            # a fact of the target machine (target_facts.py: hardware_num_sms()), recorded
+            got = target_facts.target_call(self.env[node.func.id], [], SETTINGS.get("overrides", {}),
+                                           SETTINGS.get("target"))
+            if got is not None and got[0] == "value":
+                note_convention(got[2], node.lineno, got[1])
+                return got[1]
+            if got is not None:
+                raise UnresolvedError(Unresolved(ast.unparse(node), node.lineno, got[1]))
         if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), Imported) and \
                 not node.keywords:
             args = [self.value(a) for a in node.args]
@@ -447,8 +462,24 @@ class Evaluator(Translator):
         """One level of helper calls: run a helper defined in the file on concrete arguments."""
         if self.depth >= MAX_CALL_DEPTH:
             raise ConvertError(f"helper calls nest deeper than {MAX_CALL_DEPTH}")
-        args = [self.value(a) for a in node.args]
-        kwargs = {k.arg: self.value(k.value) for k in node.keywords if k.arg}
+        args = []
+        for a in node.args:
+            if isinstance(a, ast.Starred):  # f(*xs): the elements of a tuple the source fixes
+                v = self.value(a.value)
+                if not isinstance(v, (list, tuple)):
+                    raise ConvertError(f"{ast.unparse(a)!r}: *argument that is not a sequence")
+                args.extend(v)
+            else:
+                args.append(self.value(a))
+        kwargs = {}
+        for k in node.keywords:
+            if k.arg is None:  # f(**d): the items of a dict the source fixes
+                d = self.value(k.value)
+                if not isinstance(d, dict):
+                    raise ConvertError(f"**{ast.unparse(k.value)}: not a dict")
+                kwargs.update(d)
+            else:
+                kwargs[k.arg] = self.value(k.value)
         env = dict(fv.closure)
         bind_arguments(fv.node, args, kwargs, env, self)
         sub = Evaluator(env, self.depth + 1)
@@ -536,6 +567,13 @@ def bind_arguments(fn: ast.FunctionDef, args: list, kwargs: dict, env: dict, ev:
             env[p.arg] = _safe_value(ev, defaults[i], p.arg, fn)
         else:
             env[p.arg] = Unresolved(p.arg, fn.lineno, f"parameter of {fn.name} not passed")
+    if a.vararg is not None:  # def f(*rest): the positional arguments past the named ones
+        env[a.vararg.arg] = tuple(args[len(params):])
+    elif len(args) > len(params):
+        raise ConvertError(f"{fn.name}() takes {len(params)} positional arguments, {len(args)} given")
+    if a.kwarg is not None:  # def f(**rest): the keyword arguments no named parameter takes
+        named = {p.arg for p in params + a.kwonlyargs}
+        env[a.kwarg.arg] = {k: v for k, v in kwargs.items() if k not in named}
     for p, d in zip(a.kwonlyargs, a.kw_defaults):
         if p.arg in kwargs:
             env[p.arg] = kwargs[p.arg]
@@ -597,10 +635,49 @@ def run_straight(body: list, env: dict, ev: Evaluator) -> None:
                 run_straight(st.body if test else st.orelse, env, ev)
         elif isinstance(st, ast.Raise):
             raise ConvertError(f"the code raises at line {st.lineno}")
+        elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
+                isinstance(st.value.func, ast.Attribute) and isinstance(st.value.func.value, ast.Name) and \
+                isinstance(env.get(st.value.func.value.id), (dict, list, tuple)):
+            mutate_in_place(st.value, env, ev)
         elif isinstance(st, ast.FunctionDef):
             env[st.name] = FuncValue(st, env)
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
             bind_imports(st, env)
+
+
+def mutate_in_place(call: ast.Call, env: dict, ev: Evaluator) -> None:
+    """`spec.update({...})`, `xs.append(v)`, `xs.extend(vs)` as statements of a helper: the name is
+    rebound to the changed value (values are kept immutable: the new dict/tuple is a copy).  Any
+    other method call on a dict or list as a statement, or arguments the source does not fix, make
+    the name unresolved (its value after the call is not followed) -- never the old value kept."""
+    name, meth, line = call.func.value.id, call.func.attr, call.lineno
+    old = env[name]
+    try:
+        args = [ev.value(a) for a in call.args]
+        kw = {k.arg: ev.value(k.value) for k in call.keywords if k.arg is not None}
+        if any(k.arg is None for k in call.keywords):
+            raise ConvertError("**arguments")
+        if isinstance(old, dict) and meth == "update" and len(args) <= 1:
+            new = dict(old)
+            if args:
+                if not isinstance(args[0], dict):
+                    raise ConvertError("update() of a non-dict")
+                new.update(args[0])
+            new.update(kw)
+        elif isinstance(old, (list, tuple)) and meth == "append" and len(args) == 1 and not kw:
+            new = type(old)(list(old) + [args[0]])
+        elif isinstance(old, (list, tuple)) and meth == "extend" and len(args) == 1 and not kw and \
+                isinstance(args[0], (list, tuple)):
+            new = type(old)(list(old) + list(args[0]))
+        else:
+            raise ConvertError(f"{meth}() is not followed")
+        _bounded(len(new), meth)
+        env[name] = new
+    except UnresolvedError as e:
+        env[name] = Unresolved(name, line, f"changed by {name}.{meth}(...) with arguments the source does not fix",
+                               e.item)
+    except ConvertError as e:
+        env[name] = Unresolved(name, line, f"changed in place by {name}.{meth}(...): {e}")
 
 
 KNOWN_MODULE_HEADS = ("tvm", "tirx_kernels.kern")
