@@ -327,6 +327,8 @@ def build_model(result: dict, args, file_label: str) -> dict:
         source["commit"] = args.commit
     source["notes"] = f"extracted by {TOOL} from {os.path.basename(file_label)} (functions: " \
                       f"{', '.join(result['roots'])})"
+    for o in ex.ops:
+        o.pop("_run", None)  # reg_access.py's bookkeeping of merged casts
     model = {"format": 2, "kernel": kernel, "target": args.target, "source": source,
              "buffers": ex.buffers, "ops": ex.ops}
     model["extraction"] = {

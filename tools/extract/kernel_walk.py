@@ -65,6 +65,7 @@ class Extraction:
         self.runtime_loops = 0            # depth of loops the walk does not unroll
         self.warp_branches = 0            # depth of branches on thread indices
         self.reg_arrays: dict = {}        # (file, line, name) -> fragments.RegArray
+        self.lane_branches = 0            # enclosing branches that only some lanes of a warp take
         self.sampled_loops: list = []     # T.serial loops walked for their first iterations only
         self.state_log: list = []         # per sampled loop being walked: the state objects it changed
 
@@ -436,9 +437,10 @@ class Walker:
         got = warps_mod.branch_warps(test, env, current, Evaluator)
         if got is None:
             return False
-        taken, not_taken, _lane_dep = got
+        taken, not_taken, lane_dep = got
         saved = (ex.warps, ex.warps_line)
         ex.warp_branches += 1
+        ex.lane_branches += 1 if lane_dep else 0  # some lanes of a warp only (reg_access.py refuses)
         try:
             for branch, ws in ((body, taken), (orelse, not_taken)):
                 if branch and ws:
@@ -449,6 +451,7 @@ class Walker:
             ex.warps, ex.warps_line = saved
             tvm_classes.WALK["warps"] = saved[0]
             ex.warp_branches -= 1
+            ex.lane_branches -= 1 if lane_dep else 0
         return True
 
     def scan_calls(self, node, env, defs, called, cond, skip_top=False):

@@ -73,7 +73,8 @@ def is_op(call: ast.Call, env: dict | None = None) -> bool:
     if isinstance(call.func, ast.Attribute) and call.func.attr in ("commit", "dealloc"):
         return True
     t = _ptx_text(call, env)
-    return t is not None and any(k in t for k in PTX_DATA)
+    import reg_access
+    return t is not None and (any(k in t for k in PTX_DATA) or reg_access.recognises(t))
 
 
 def region(node, env, ev) -> tuple[str, BufferRef]:
@@ -145,6 +146,16 @@ def record(call: ast.Call, env, ev, ex, line: int, cond) -> None:
             for i, op in enumerate(ops):
                 if len(ops) > 1:
                     op["_suffix"] = ".w" + "_".join(str(w) for w in op["warps"][:1])
+                _append(op, call, ex, line, cond)
+            return
+        elif __import__("reg_access").recognises(_ptx_text(call, env)):
+            # plain st.shared / ld.shared and cvt.rn.x2.f32 (reg_access.py)
+            import reg_access
+            from allocators import _emit
+            ops = reg_access.ops(call, _ptx_text(call, env), env, ex, _emit)
+            for op in ops:
+                if len(ops) > 1:
+                    op["_suffix"] = ".w" + str(op["warps"][0])
                 _append(op, call, ex, line, cond)
             return
         elif (_ptx_text(call, env) or "").startswith(("ldmatrix.", "mma.sync.")):
