@@ -388,8 +388,18 @@ class Walker:
             obj.lose(line, f"{f.attr}() under the undecided condition of line {cond.line}")
         elif ex.runtime_loops:
             obj.lose(line, f"{f.attr}() in a loop the walk does not unroll")
-        elif obj.warps != ex.warps:
+        elif obj.warps != ex.warps and not (ex.warps is not None and (obj.warps is None or ex.warps <= obj.warps)):
             obj.lose(line, f"{f.attr}() by warps other than those that built the state (line {obj.line})")
+        elif obj.warps != ex.warps and f.attr == "advance" and not call.args:
+            obj.advance_copies(sorted(ex.warps))  # a subset of its builders: their own copies
+        elif obj.warps != ex.warps and f.attr == "init" and len(call.args) == 1:
+            v = eval_or_unresolved(Evaluator(env), call.args[0], "phase", line)
+            if isinstance(v, Unresolved):
+                obj.lose(line, f"init() with a phase the source does not fix ({v.root().name})")
+            else:
+                obj.init_copies(sorted(ex.warps), v)
+        elif obj.copies:
+            obj.lose(line, f"{f.attr}() by every warp after some warps changed their own copies")
         elif f.attr == "advance" and not call.args:
             obj.advance()
         elif f.attr == "init" and len(call.args) == 1:
