@@ -231,8 +231,8 @@ def compare(model_path, mirrors, verify, out_dir, replace=False):
     row["status"] = "complete" if ext["complete"] else f"{len(ext['unresolved'])} unresolved"
     if model.get("ops"):  # hand-written ops: compared op by op (compare_ops.py)
         cmp = compare_ops.compare(model, got, lambda a, b: equiv(verify, a, b, {}))
-        row["ops_compared"] = {"matched": cmp["matched"], "unmatched": cmp["unmatched"], "extra": cmp["extra"],
-                               "problems": cmp["problems"]}
+        row["ops_compared"] = {"matched": cmp["matched"], "n_unmatched": len(cmp["unmatched"]),
+                               "unmatched": cmp["unmatched"][:6], "extra": cmp["extra"], "problems": cmp["problems"][:6]}
     if replace and model.get("ops"):
         why = replace_model.why_not_ops(model, got, cmp)
         row["replaced"] = why is None
@@ -286,6 +286,11 @@ def render(rows):
         if r.get("extra"):
             lines.append(f"* only in the extraction: {', '.join(r['extra'])}")
         lines.append(f"* ops bundled {r.get('ops_bundled')}, extracted {r.get('ops_extracted')}")
+        oc = r.get("ops_compared")
+        if oc and (oc["matched"] or not oc["problems"]):
+            n = oc["matched"] + oc["n_unmatched"]
+            lines.append(f"* op by op (compare_ops.py): {oc['matched']} of {n} bundled ops have an identical extracted "
+                         f"op" + (f"; first without: {', '.join(oc['unmatched'])}" if oc["unmatched"] else ""))
         if r.get("unresolved"):
             kinds = collections.Counter()
             for u in r["unresolved"]:
