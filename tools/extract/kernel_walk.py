@@ -298,6 +298,10 @@ class Walker:
                                      f"walk takes {len(sampled['walked'])} of {sampled['iterations']} iterations "
                                      "(its state after the loop is not followed)")
                 if values is not None:
+                    if sampled is not None:
+                        # names the body assigned hold the last iteration's value, which the walk did not see
+                        import loop_state
+                        loop_state.after_sampled_loop(st, env, sampled, KEEP_AFTER_LOOP)
                     self.walk_body(st.orelse, env, defs, called, cond)
                     return
             for n in names_of(st.target):
@@ -481,6 +485,11 @@ class Walker:
                 Walker(self.ex, self.depth + 1).walk_function(fv, sub_env, called)
 
 
+# values that are the same object in every iteration (allocations, state objects with their own rule)
+import kernel_env as _ke  # noqa: E402
+KEEP_AFTER_LOOP = (_ke.BufferRef, _ke.Pool, _ke.Scheduler, _ke.Imported, _ke.ModuleValue, fragments.RegArray,
+                   LayoutExpr, FuncValue, warps_mod.ThreadIndex, tvm_classes.PipeState, tvm_classes.TirLocal,
+                   tvm_classes.SmemDescObj)
 LOOP_FUNCS = {"range", "unroll", "serial", "vectorized", "parallel", "static_range"}
 MAX_UNROLL = 256          # iterations of one loop walked one by one
 MAX_UNROLLED_TOTAL = 20_000  # loop iterations walked one by one in the whole extraction
