@@ -2,12 +2,15 @@
 one PipelineState built by every warp before the warp-role branch, advanced inside one role's
 branch (warp 4, ring A) and, separately, inside another's (warp 0, ring B): each role holds its own
 copy (per-thread registers), so both see stages 0 and 1, each counting its own advances.  Under --param LOADS=3 the producer's copy runs past the two-slot ring
-within the walked pass (a slot reused before the consumer freed it): not followed, unresolved."""
+within the walked pass (a slot reused before the consumer freed it): not followed, unresolved.
+Under --param READ_AFTER_ELECT=True warp 4 reads the state after the elect_sync branch in which
+only its elected lane advanced it: the warp's lanes disagree, unresolved."""
 from tvm.script import tirx as T
 from tvm.tirx.lang.pipeline import PipelineState
 
 STAGES = 2
 LOADS = 2
+READ_AFTER_ELECT = False  # --param READ_AFTER_ELECT=True: warp 4 reads the state after its elect_sync branch
 
 _TMA_2D = "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
 
@@ -31,6 +34,8 @@ def ring(A: T.Buffer((512, 64), "float16")):
                     T.ptx[_TMA_2D](A_smem.ptr_to([st.stage, 0, 0]), T.address_of(A_map), 0, i * 128,
                                    bars.ptr_to([st.stage]))
                     st.advance()
+            if READ_AFTER_ELECT:
+                T.ptx[_TMA_2D](A_smem.ptr_to([st.stage, 0, 0]), T.address_of(A_map), 0, 0, bars.ptr_to([0]))
     else:
         if warp_id == 0:
             for i in T.unroll(STAGES):

@@ -66,6 +66,7 @@ class Extraction:
         self.warp_branches = 0            # depth of branches on thread indices
         self.reg_arrays: dict = {}        # (file, line, name) -> fragments.RegArray
         self.lane_branches = 0            # enclosing branches that only some lanes of a warp take
+        self.lane_changes: list = []      # per such branch: {id: (state object, line)} changed inside it
         self.sampled_loops: list = []     # T.serial loops walked for their first iterations only
         self.state_log: list = []         # per sampled loop being walked: the state objects it changed
 
@@ -168,6 +169,7 @@ class Walker:
                     cell.set(value, ex.warps, line)  # holds for the warps running this line
                 for log in ex.state_log:
                     log.add(cell)
+                self.lane_change(cell, line)
                 continue
             try:
                 assign_target(t, value, env)
@@ -189,6 +191,7 @@ class Walker:
                         # one TIR variable, shared with the @T.inline bodies that see it (tvm_classes.py)
                         env[n] = tvm_classes.TirLocal(n, st.lineno, ex.warps, Unresolved(
                             n, st.lineno, "declared without a value (a runtime variable)"))
+                        env[n].lane_depth = len(ex.lane_changes)
                     else:
                         env[n] = Unresolved(n, st.lineno, "declared without a value (a runtime variable)")
                 return
@@ -241,6 +244,7 @@ class Walker:
                 pass  # the value is known; the condition only decides whether the line runs
             if isinstance(v, tvm_classes.PipeState) and v.warps == "unset":
                 v.warps = ex.warps  # the warps whose registers hold it (None: every warp)
+                v.lane_depth = len(ex.lane_changes)  # built inside this many lane-only branches
                 if cond is not None:
                     v.lose(st.lineno, f"built under the undecided condition of line {cond.line}")
             self.bind(targets, v, env, st.lineno, cond)
@@ -416,7 +420,16 @@ class Walker:
             obj.lose(line, f"{f.attr}() with arguments the extraction does not model")
         for log in ex.state_log:
             log.add(obj)
+        self.lane_change(obj, line)
         return True
+
+    def lane_change(self, obj, line: int) -> None:
+        """A state object or declared scalar changed inside a branch that only some lanes of a warp
+        take (elect_sync, a lane test): recorded, so that the change is not taken to hold for the
+        whole warp after that branch (walk_warp_branch)."""
+        ex = self.ex
+        if ex.lane_changes and getattr(obj, "lane_depth", 0) < len(ex.lane_changes):
+            ex.lane_changes[-1].setdefault(id(obj), (obj, line, ex.warps))
 
     def register_assign(self, call, env, cond) -> None:
         """kern DSL `K.assign(x, value)`: the register x holds `value` from here on.  In straight-line
@@ -455,6 +468,8 @@ class Walker:
         saved = (ex.warps, ex.warps_line)
         ex.warp_branches += 1
         ex.lane_branches += 1 if lane_dep else 0  # some lanes of a warp only (reg_access.py refuses)
+        if lane_dep:
+            ex.lane_changes.append({})
         try:
             for branch, ws in ((body, taken), (orelse, not_taken)):
                 if branch and ws:
@@ -466,6 +481,18 @@ class Walker:
             tvm_classes.WALK["warps"] = saved[0]
             ex.warp_branches -= 1
             ex.lane_branches -= 1 if lane_dep else 0
+            if lane_dep:
+                # a change made by some lanes only: after the branch the warp's lanes disagree
+                for obj, at, ws in ex.lane_changes.pop().values():
+                    why = (f"changed at line {at} inside the branch at line {line}, which only some lanes of each "
+                           "warp take (elect_sync / a lane test): after that branch the warp's lanes hold "
+                           "different values")
+                    if isinstance(obj, tvm_classes.PipeState) and obj.copies and ws is not None:
+                        obj.lose_copies(sorted(ws), why)  # only the copies of the warps that changed it
+                    else:
+                        obj.lose(at, why)
+                    if ex.lane_changes and getattr(obj, "lane_depth", 0) < len(ex.lane_changes):
+                        ex.lane_changes[-1].setdefault(id(obj), (obj, at, ws))
         return True
 
     def scan_calls(self, node, env, defs, called, cond, skip_top=False):

@@ -65,6 +65,7 @@ class PipeState:
         # (a state built before a warp-role branch and advanced inside it; per-thread registers,
         # so each warp role holds its own copy).  Warps not listed hold (self.stage, self.phase).
         self.copies: dict = {}
+        self.lane_lost: dict = {}   # warp -> why its copy is not followed (changed by some of its lanes only)
 
     def _values(self, warps):
         """The (stage, phase, stale-why) values the given warps hold (None: every warp)."""
@@ -82,6 +83,10 @@ class PipeState:
         if self.stale is not None:
             line, why = self.stale
             raise UnresolvedError(Unresolved(f"PipelineState.{attr}", line, why))
+        ws = WALK.get("warps")
+        lost = [self.lane_lost[w] for w in (ws if ws is not None else self.lane_lost) if w in self.lane_lost]
+        if lost:
+            raise UnresolvedError(Unresolved(f"PipelineState.{attr}", self.line, lost[0]))
         vals = self._values(WALK.get("warps")) if self.copies else {(self.stage, self.phase, None)}
         why = next((v[2] for v in vals if v[2] is not None), None)
         if why is not None and attr == "stage":
@@ -139,6 +144,12 @@ class PipeState:
     def init_copies(self, warps, phase) -> None:
         for w in warps:
             self.copies[w] = (0, phase, None)
+
+    def lose_copies(self, warps, why: str) -> None:
+        """The copies of `warps` are no longer followed (their `stage` and `phase` reads are unresolved)."""
+        for w in warps:
+            self.copies.setdefault(w, (self.stage, self.phase, None))
+            self.lane_lost.setdefault(w, why)
 
     def lose(self, line: int, why: str) -> None:
         if self.stale is None:
@@ -210,33 +221,6 @@ class TirLocal:
                 return Unresolved(self.name, self.set_line, f"assigned at line {self.set_line} by warps "
                                   f"{sorted(vf)} only; read by other warps")
         return self.value
-
-    def advance_copies(self, warps) -> None:
-        """advance() run by `warps` only (a subset of the warps that built the state): their copies."""
-        for w in warps:
-            st, ph = self.copies.get(w, (self.stage, self.phase))
-            if ph is None:
-                self.lose(self.line, "advanced before init()")
-                return
-            if self.depth > 1:
-                st += 1
-                if st == self.depth:
-                    st, ph = 0, ph ^ 1
-            else:
-                ph ^= 1
-            if ph != (self.copies.get(w) or (self.stage, self.phase))[1] and self.depth > 1:
-                # Past the ring's end: the next use of slot 0 waits until the consumer warps released it,
-                # and the walk places their ops after this warp's (one pass, warp roles one after
-                # the other), so the reuse cannot be put in the pass's order; not followed.
-                self.lose(self.line, f"warp {w}'s copy wrapped around the {self.depth}-slot ring within the walked "
-                          "pass (reusing a slot waits for the consumer warps, whose ops the one-pass walk "
-                          "places later)")
-                return
-            self.copies[w] = (st, ph)
-
-    def init_copies(self, warps, phase) -> None:
-        for w in warps:
-            self.copies[w] = (0, phase)
 
     def lose(self, line: int, why: str) -> None:
         from kernel_env import Unresolved
