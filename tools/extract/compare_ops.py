@@ -9,7 +9,7 @@ must have the same scope, shape and dtype and an equivalent layout (`tirx-verify
 buffer comparison does).  Then each op is normalised -- `name`, `origin`, `notes` dropped; every
 region renamed through the map; an index range that is the whole dimension written `:`, a region
 that is the whole buffer written as its name; the instruction-level default `accumulate: true`
-of `tcgen05.mma` filled in -- and the bundled ops must be a sub-multiset of the extracted ones:
+of `tcgen05.mma` and `trans: false` of ldmatrix / stmatrix filled in -- and the bundled ops must be a sub-multiset of the extracted ones:
 every bundled op has an extracted op with identical fields.
 """
 from __future__ import annotations
@@ -100,6 +100,8 @@ def normalise(op: dict, rename: dict, shapes: dict) -> str:
     o = walk(op)
     if o.get("kind") == "tcgen05.mma":
         o.setdefault("accumulate", True)
+    if o.get("kind") in ("ldmatrix", "stmatrix"):
+        o.setdefault("trans", False)  # the format's default (docs/model-format.md)
     return json.dumps(o, sort_keys=True)
 
 

@@ -35,6 +35,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import corpus_notation as cn  # noqa: E402  (reused: the translator and the notation vocabulary)
 from corpus_notation import ConvertError, Translator, dotted, strip_builder  # noqa: E402
 from warps import ThreadIndex  # noqa: E402
+import kern_forms  # noqa: E402  (kern DSL roles, loop frames, stage views)
 import target_facts  # noqa: E402  (facts of the target machine: hardware_num_sms())
 import tvm_classes  # noqa: E402  (TVM's PipelineState / SmemDescriptor, as TVM defines them)
 
@@ -287,6 +288,20 @@ class Evaluator(Translator):
             hi = self.value(s.upper) if s.upper else None
             st = self.value(s.step) if s.step else None
             return base[lo:hi:st]
+        if isinstance(node, ast.BoolOp):
+            # Python's short circuit: `K <= 1024 or total > 2 * num_sms` is decided by its first operand
+            # when that is true, whatever the second (which may be a runtime value)
+            v = None
+            for e in node.values:
+                v = self.value(e)
+                if bool(v) == isinstance(node.op, ast.Or):
+                    return v
+            return v
+        if isinstance(node, ast.Subscript) and not isinstance(node.slice, (ast.Slice, ast.Tuple)) and \
+                isinstance(node.value, ast.Name) and isinstance(self.env.get(node.value.id), BufferRef) and \
+                len(self.env[node.value.id].shape) == 3:
+            # kern: `tile[stage]` of a staged swizzled tile is the view of that stage (kern_forms.py)
+            return kern_forms.StageView(self.env[node.value.id], self.value(node.slice))
         if isinstance(node, ast.Set):
             return frozenset(self.value(e) for e in node.elts)
         if isinstance(node, ast.Name) and node.id in self.env and isinstance(self.env[node.id], BufferRef):
@@ -302,6 +317,12 @@ class Evaluator(Translator):
             if attr in tvm_classes.STATE_METHODS:
                 raise ConvertError(f"{ast.unparse(node)!r}: a PipelineState method (a statement)")
             return base.read(attr, node)
+        if isinstance(base, kern_forms.StageView):
+            return base.attr(attr)
+        if isinstance(base, BufferRef) and attr in ("m8n8", "m8n8x4"):
+            return kern_forms.view_attr(base, attr)
+        if isinstance(base, kern_forms.Specialize) and attr == "role":
+            raise ConvertError("role() is evaluated at its call")
         if isinstance(base, tvm_classes.SmemDescObj):
             if attr == "add_16B_offset":
                 return tvm_classes.add_16B_offset(base)
@@ -407,6 +428,33 @@ class Evaluator(Translator):
             obj = tvm_classes.construct(self.env[node.func.id], args, node.lineno, "unset")
             if obj is not None:
                 return obj
+        if fname in ("K.specialize", "Kern.specialize"):
+            return kern_forms.Specialize(node.lineno)
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "role" and \
+                isinstance(node.func.value, ast.Name) and \
+                isinstance(self.env.get(node.func.value.id), kern_forms.Specialize):
+            return kern_forms.role_of(self.env[node.func.value.id], self, node)
+        if fname in ("K.PipelineState", "Kern.PipelineState"):
+            # kern re-exports TVM's class (kern/__init__.py:41): the same semantics (tvm_classes.py)
+            args = [self.value(a) for a in node.args]
+            kw = {k.arg: self.value(k.value) for k in node.keywords if k.arg}
+            if set(kw) - {"depth", "phase"} or len(args) + len(kw) > 2:
+                raise ConvertError(f"{ast.unparse(node)!r}: PipelineState(depth, phase=None) arguments")
+            depth = args[0] if args else kw.get("depth")
+            phase = args[1] if len(args) > 1 else kw.get("phase")
+            return tvm_classes.construct(Imported(tvm_classes.PIPELINE_MODULES[1], "PipelineState", node.lineno),
+                                         [depth, phase] if phase is not None else [depth], node.lineno, "unset")
+        if fname.startswith(("K.", "Kern.")) and short in ("thread_id", "warp_id", "lane_id") and \
+                not node.keywords:
+            # a kern thread index used inside an expression (`K.cast(K.thread_id(), "uint32")`)
+            import warps as _w
+            decl = _w.thread_decl(node, self)
+            if decl is not None:
+                if self.thread is not None:
+                    return decl[0].at(*self.thread)
+                u = Unresolved(ast.unparse(node), node.lineno, "a thread index (a runtime value)")
+                u.thread = True
+                raise UnresolvedError(u)
         if short == "elect_sync" and not node.args:
             if self.thread is not None:
                 return self.thread[1] == 0
@@ -458,6 +506,14 @@ class Evaluator(Translator):
             return self.call_helper(self.env[node.func.id], node)
         return super().value(node)
 
+    def _lazy(self, node):
+        """An argument's value, or its Unresolved: the helper fails only if it uses it (Python's
+        `a or b` in the helper may never read b: `4 if K <= 1024 or ctas > 2 * num_sms else 8`)."""
+        try:
+            return self.value(node)
+        except UnresolvedError as e:
+            return e.item
+
     def call_helper(self, fv: FuncValue, node: ast.Call):
         """One level of helper calls: run a helper defined in the file on concrete arguments."""
         if self.depth >= MAX_CALL_DEPTH:
@@ -470,7 +526,7 @@ class Evaluator(Translator):
                     raise ConvertError(f"{ast.unparse(a)!r}: *argument that is not a sequence")
                 args.extend(v)
             else:
-                args.append(self.value(a))
+                args.append(self._lazy(a))
         kwargs = {}
         for k in node.keywords:
             if k.arg is None:  # f(**d): the items of a dict the source fixes
@@ -479,10 +535,10 @@ class Evaluator(Translator):
                     raise ConvertError(f"**{ast.unparse(k.value)}: not a dict")
                 kwargs.update(d)
             else:
-                kwargs[k.arg] = self.value(k.value)
+                kwargs[k.arg] = self._lazy(k.value)
         env = dict(fv.closure)
         bind_arguments(fv.node, args, kwargs, env, self)
-        sub = Evaluator(env, self.depth + 1)
+        sub = Evaluator(env, self.depth + 1, self.thread)  # a helper evaluated for one lane sees its indices
         try:
             run_straight(fv.node.body, env, sub)
         except _Return as r:

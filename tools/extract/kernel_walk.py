@@ -17,6 +17,7 @@ import ast
 import allocators
 import fragments
 import instr_ops
+import kern_forms
 import op_sites
 import tvm_classes
 import warps as warps_mod
@@ -340,6 +341,12 @@ class Walker:
                 u = Unresolved(f"condition at line {st.lineno}", st.lineno,
                                f"the branch taken depends on {test.root().name}", test)
                 self.walk_body(st.body, env, defs, called, u)
+        elif isinstance(st, ast.With) and kern_forms.loop_frame(st) is not None:
+            # kern: `with K.unroll(n) as v:` / `with K.serial(a, b) as v:` is a loop (kern_forms.py)
+            self.walk_stmt(kern_forms.loop_frame(st), env, defs, called, cond)
+        elif isinstance(st, ast.With) and len(st.items) == 1 and isinstance(st.items[0].context_expr, ast.Name) \
+                and isinstance(env.get(st.items[0].context_expr.id), kern_forms.Role):
+            self.walk_role(env[st.items[0].context_expr.id], st, env, defs, called, cond)
         elif isinstance(st, (ast.With, ast.AsyncWith)):
             for item in st.items:
                 if isinstance(item.context_expr, ast.Call):
@@ -452,6 +459,33 @@ class Walker:
         if isinstance(v, Unresolved) and v.thread:
             v.expr = (call.args[1], dict(env))
         env[name] = v
+
+    def walk_role(self, role, st, env, defs, called, cond) -> None:
+        """kern `with role:`: the body runs on the role's warps only (its guard is first_warp <=
+        warp_id <= last_warp, kern/specialize.py Role.__enter__); like a branch on thread indices."""
+        ex = self.ex
+        if ex.num_warps is None:
+            ex.block(f"role {role.name} at line {st.lineno}", st.lineno, None, "a kern role, and the kernel "
+                     "declares no warp count (K.kernel(warps=...)) to place it in")
+            return
+        if role.warps[-1] >= ex.num_warps:
+            ex.block(f"role {role.name} at line {st.lineno}", st.lineno, None, f"role warps {role.warps} past the "
+                     f"CTA's {ex.num_warps} warps")
+            return
+        current = ex.warps if ex.warps is not None else frozenset(range(ex.num_warps))
+        ws = frozenset(role.warps) & current
+        if not ws:
+            return
+        saved = (ex.warps, ex.warps_line)
+        ex.warp_branches += 1
+        try:
+            ex.warps, ex.warps_line = ws, st.lineno
+            tvm_classes.WALK["warps"] = ws
+            self.walk_body(st.body, env, defs, called, cond)
+        finally:
+            ex.warps, ex.warps_line = saved
+            tvm_classes.WALK["warps"] = saved[0]
+            ex.warp_branches -= 1
 
     def walk_warp_branch(self, test, line, body, orelse, env, defs, called, cond) -> bool:
         """An `if` whose test depends only on thread indices: each branch is walked with the

@@ -21,6 +21,7 @@ with runtime thread-index branches: they stay undecided unless the kernel names 
 from __future__ import annotations
 
 import ast
+import re
 
 from corpus_notation import dotted, strip_builder
 from kernel_env import BufferRef, ConvertError, Pool, Unresolved, UnresolvedError
@@ -210,7 +211,8 @@ def _fragment_ops(call, text, env, ev, ex) -> list:
         regs = fragments._reg_operands(call.args[:-1], ev, len(call.args) - 1, "ldmatrix destination")
         arr = regs[0].array
         for w in ws:
-            ptrs = fragments._lane_ptrs(call.args[-1], env, w, Evaluator)
+            xn = re.search(r"\.x([124])\b", text)
+            ptrs = fragments._lane_ptrs(call.args[-1], env, w, Evaluator, 8 * int(xn.group(1)) if xn else 8)
             _buf, smem, frag, num, trans = fragments.ldmatrix_fragment(text, ptrs, regs)
             fb = fragments.fragment_buffer(arr, frag, ex, _emit)
             ops.append({"kind": "ldmatrix", "num": num, "trans": trans, "smem": smem, "regs": fb.name,
