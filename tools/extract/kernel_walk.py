@@ -235,6 +235,21 @@ class Walker:
             if is_layout_expr(value):
                 self.bind(targets, LayoutExpr(value, st.lineno), env, st.lineno)
                 return
+            if len(targets) == 1 and isinstance(targets[0], ast.Tuple) and isinstance(value, ast.Tuple) and \
+                    len(targets[0].elts) == len(value.elts) and \
+                    all(isinstance(t, ast.Name) for t in targets[0].elts):
+                # `a, b = x, y`: each name its own element (a thread-derived one keeps its own expression,
+                # evaluated per lane later; all elements are evaluated before any name is bound)
+                before = dict(env)
+                vals = []
+                for t, e in zip(targets[0].elts, value.elts):
+                    v = eval_or_unresolved(Evaluator(before), e, t.id, st.lineno)
+                    if isinstance(v, Unresolved) and v.thread:
+                        v.expr = (e, before)
+                    vals.append(v)
+                for t, v in zip(targets[0].elts, vals):
+                    self.bind([t], v, env, st.lineno, cond)
+                return
             v = eval_or_unresolved(ev, value, "/".join(names), st.lineno)
             if isinstance(v, Unresolved) and v.thread:
                 v.expr = (value, dict(env))  # re-evaluated per warp in a branch test (warps.py)
