@@ -623,13 +623,21 @@ def bind_arguments(fn: ast.FunctionDef, args: list, kwargs: dict, env: dict, ev:
             env[p.arg] = _safe_value(ev, defaults[i], p.arg, fn)
         else:
             env[p.arg] = Unresolved(p.arg, fn.lineno, f"parameter of {fn.name} not passed")
+    def packed(name, v, items):
+        # a container holding an undetermined argument would hand it out as a value: the whole
+        # name is undetermined instead
+        bad = next((x for x in items if isinstance(x, Unresolved)), None)
+        return Unresolved(name, fn.lineno, f"an argument packed into {name} is not determined", bad) \
+            if bad is not None else v
     if a.vararg is not None:  # def f(*rest): the positional arguments past the named ones
-        env[a.vararg.arg] = tuple(args[len(params):])
+        rest = tuple(args[len(params):])
+        env[a.vararg.arg] = packed(a.vararg.arg, rest, rest)
     elif len(args) > len(params):
         raise ConvertError(f"{fn.name}() takes {len(params)} positional arguments, {len(args)} given")
     if a.kwarg is not None:  # def f(**rest): the keyword arguments no named parameter takes
         named = {p.arg for p in params + a.kwonlyargs}
-        env[a.kwarg.arg] = {k: v for k, v in kwargs.items() if k not in named}
+        rest = {k: v for k, v in kwargs.items() if k not in named}
+        env[a.kwarg.arg] = packed(a.kwarg.arg, rest, rest.values())
     for p, d in zip(a.kwonlyargs, a.kw_defaults):
         if p.arg in kwargs:
             env[p.arg] = kwargs[p.arg]
