@@ -18,6 +18,7 @@ import allocators
 import fragments
 import instr_ops
 import kern_forms
+import tmem_ops
 import op_sites
 import tvm_classes
 import warps as warps_mod
@@ -273,6 +274,8 @@ class Walker:
                     env[n] = u
         elif isinstance(st, ast.Expr):
             if isinstance(st.value, ast.Call) and instr_ops.bind_encoder(st.value, env, ex, st.lineno):
+                return
+            if isinstance(st.value, ast.Call) and tmem_ops.pool_statement(st.value, env):
                 return
             if isinstance(st.value, ast.Call) and self.state_call(st.value, env, cond):
                 return
