@@ -70,7 +70,7 @@ def _root(node, env):
         if isinstance(node, ast.Call) and not views.is_derived(node) and short_name(node.func) in ALLOCATOR_NAMES:
             return ALLOCATION_ROOT
         if isinstance(node, ast.Name):
-            return env.get(node.id)
+            return views.lookup(env, node.id)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             node = node.func.value
         elif isinstance(node, (ast.Subscript, ast.Attribute)):
@@ -214,6 +214,7 @@ def allocation(call, env: dict, ev, ex, target: str | None, line: int, cond):
 
 def _allocate(call, short, rname, rv, env, ev, ex, name, line):
     view_of = None
+    default_layout = False  # TVM's "default" row-major layout, no layout= written
     if short in PLAIN:
         shape = _int_tuple(ev, call.args[0] if call.args else _kw(call, "shape"))
         dtype = _dtype(ev, _kw(call, "dtype", 1), DEFAULT_DTYPE)
@@ -224,7 +225,7 @@ def _allocate(call, short, rname, rv, env, ev, ex, name, line):
         if data is not None:
             # TVM: with data= the buffer's scope is the storage pointer's scope, whatever scope=
             # says (src/tirx/script/builder/ir.cc:55-57, BufferDecl)
-            b = env.get(data.value.id) if isinstance(data, ast.Attribute) and data.attr == "data" and \
+            b = views.lookup(env, data.value.id) if isinstance(data, ast.Attribute) and data.attr == "data" and \
                 isinstance(data.value, ast.Name) else None
             e_node = _kw(call, "elem_offset", 4)
             same = isinstance(b, BufferRef) and isinstance(e_node, ast.Attribute) and e_node.attr == "elem_offset" \
@@ -269,6 +270,7 @@ def _allocate(call, short, rname, rv, env, ev, ex, name, line):
                 return _storage_only(scope, "a TMEM declaration without layout=: TVM's default layout S[shape] is on "
                                             "the memory axis m, not a TMEM layout (not a model buffer)")
             layout, size = row_major(shape), math.prod(shape)
+            default_layout = True
         elif isinstance(lay_node, ast.Constant) and lay_node.value is None:
             return _storage_only(scope, "an allocation with layout=None (not a model buffer)")
         else:
@@ -293,7 +295,9 @@ def _allocate(call, short, rname, rv, env, ev, ex, name, line):
                 if math.prod(shape) == 0:
                     return _storage_only(scope, "a zero-size allocation")
                 layout, size = row_major(shape), math.prod(shape)
-                return _finish(ex, name, scope, shape, dtype, layout, size, line, call, None)
+                ref = _finish(ex, name, scope, shape, dtype, layout, size, line, call, None)
+                ref.default_layout = True
+                return ref
         else:
             scope = "tmem"
             lay = ev.layout(lay_node) if lay_node is not None else ev.layout(_canonical_call(call, "tmem_pool"))
@@ -342,6 +346,7 @@ def _allocate(call, short, rname, rv, env, ev, ex, name, line):
     ref = _finish(ex, name, scope, shape, dtype, layout, size, line, call, view_of)
     if short in PLAIN:
         ref.start_bytes = start  # bytes from its storage pointer (None: not known)
+        ref.default_layout = default_layout
     elif short in LOCAL_SEMANTIC:
         ref.start_bytes = 0  # its own registers
     if short in PLAIN and scope == "tmem":

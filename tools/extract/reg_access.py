@@ -212,7 +212,10 @@ def _smem(call, store: bool, vec: int, ty: str, env, ex, emit) -> list[dict]:
             and isinstance(addr.func.value, ast.Name) and isinstance(env.get(addr.func.value.id), BufferRef)):
         return []
     sbuf = env[addr.func.value.id]
-    if sbuf.scope not in ("shared", "shared.dyn"):
+    if sbuf.scope not in ("shared", "shared.dyn") or getattr(sbuf, "default_layout", False):
+        # an allocation without layout= (scratch words, barriers, staging arrays) is a model
+        # buffer with TVM's default row-major layout (allocators.py), but its plain per-thread
+        # moves are not model ops, as before it was one
         return []
     ev = Evaluator(env)
     arr, regs = _regs(rnodes, ev, "st.shared source" if store else "ld.shared destination")

@@ -64,18 +64,27 @@ def is_derived(node) -> bool:
         (isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == "tile")
 
 
+def lookup(env, name):
+    """A name's value; a declared TIR scalar that was later assigned a buffer (printed kernels
+    reuse `buffer_19` for a `T.uint64` and then a view) holds it as its value (tvm_classes)."""
+    v = env.get(name)
+    if type(v).__name__ == "TirLocal":
+        v = v.get(None)
+    return v
+
+
 def is_reg_view(node, env) -> bool:
     """Whether node is `ARR.view(*shape, layout=L)` of a register array (fragments.RegArray);
     other views of register arrays are not modelled and stay plain values, as before."""
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "view" and \
-        isinstance(node.func.value, ast.Name) and type(env.get(node.func.value.id)).__name__ == "RegArray" and \
+        isinstance(node.func.value, ast.Name) and type(lookup(env, node.func.value.id)).__name__ == "RegArray" and \
         any(k.arg == "layout" for k in node.keywords)
 
 
 def buffer_of(node, env, ev, ex, name: str | None, line: int, root: str | None = None):
     """The BufferRef node names: a buffer name, or a derived buffer (emitted into ex)."""
     if isinstance(node, ast.Name):
-        b = env.get(node.id)
+        b = lookup(env, node.id)
         if isinstance(b, Unresolved):
             raise UnresolvedError(b)
         if not isinstance(b, BufferRef):
@@ -101,7 +110,7 @@ def buffer_of(node, env, ev, ex, name: str | None, line: int, root: str | None =
         base = buffer_of(node.value.value, env, ev, ex, None, line, root or name)
         return sub(base, node, ev, ex, name, line)
     recv = node.func.value
-    arr = env.get(recv.id) if isinstance(recv, ast.Name) else None
+    arr = lookup(env, recv.id) if isinstance(recv, ast.Name) else None
     if arr is not None and type(arr).__name__ == "RegArray" and node.func.attr == "view":
         return _reg_view(node, arr, ev, ex, name or f"{arr.name}.view", line)
     base = buffer_of(recv, env, ev, ex, None, line, root or name)
@@ -139,6 +148,7 @@ def _emit(ex, name, base: BufferRef, shape, dtype, layout, line, node, scope=Non
                            f"{math.prod(shape)}")
     ref = emit(ex, name, scope or base.scope, tuple(shape), dtype, layout, line, node, base.name)
     ref.start_bytes = getattr(base, "start_bytes", None)  # _redecl keeps the base's elem_offset
+    ref.default_layout = getattr(base, "default_layout", False)
     return ref
 
 
