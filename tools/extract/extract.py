@@ -32,7 +32,8 @@ from kernel_env import (ConvertError, Evaluator, FuncValue, Imported, Unresolved
 from kernel_walk import (Extraction, Walker, all_params, bind_buffer_params,  # noqa: E402
                          contains_interesting, is_layout_expr)
 import kernel_env  # noqa: E402
-from kernel_env import FILE_KEY, LayoutExpr, enum_class, set_source_dir  # noqa: E402
+import py_classes  # noqa: E402
+from kernel_env import FILE_KEY, LayoutExpr, class_value, set_source_dir  # noqa: E402
 import corpus_notation as cn  # noqa: E402
 from corpus_notation import dotted  # noqa: E402
 
@@ -86,9 +87,7 @@ def module_env(tree: ast.Module, overrides: dict, file: str | None = None) -> di
         elif isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
             env[st.name] = FuncValue(st, env)
         elif isinstance(st, ast.ClassDef):
-            members = enum_class(st, ev)
-            env[st.name] = members if members is not None else \
-                Unresolved(st.name, st.lineno, "a class (not evaluated)")
+            env[st.name] = class_value(st, env, ev, "a class (not evaluated: only Enum and @dataclass classes are)")
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
             bind_imports(st, env)
         elif isinstance(st, ast.If):
@@ -211,13 +210,59 @@ def caller_env(caller, index, env, overrides, cfg, cfg_name):
         else:
             cenv[p.arg] = Unresolved(p.arg, caller.lineno, f"parameter of {caller.name} with no default and no "
                                      "entry in the file's default configuration")
+    bind_star_params(caller, cenv, overrides, cfg, None)
     try:
         run_straight(caller.body[:index], cenv, Evaluator(cenv))
-    except (ConvertError, _Return):
+    except _Return:
         pass
+    except ConvertError as e:
+        # the caller's code before the call failed (a validate() that raises, a missing field):
+        # what it would have bound is not determined, and says why
+        for n in assigned_names(caller.body[:index]):
+            cenv[n] = Unresolved(n, caller.lineno, f"{caller.name} before line {caller.body[index].lineno} was not "
+                                 f"evaluated statically: {e}")
     for k, v in overrides.items():
         cenv[k] = v
     return cenv
+
+
+def default_kwargs(cfg, overrides: dict) -> tuple[dict, str]:
+    """The `**kwargs` of an entry point at the default configuration: the file's default
+    configuration (its first source: a default-config dictionary, else CONFIGS[0]) with
+    --param applied to its keys; {} when the file has none."""
+    if not cfg.sources:
+        return {}, "no default configuration in the file: no keyword arguments"
+    d, where = cfg.sources[0]
+    out = dict(d)
+    set_keys = [k for k in out if k in overrides]
+    for k in set_keys:
+        out[k] = overrides[k]
+    return out, where + (f" (--param {', '.join(set_keys)})" if set_keys else "")
+
+
+def bind_star_params(fn, env: dict, overrides: dict, cfg, ex) -> None:
+    """`*args` of an entry point is () and `**kwargs` its default keyword arguments
+    (default_kwargs); --param NAME overrides the whole parameter."""
+    a = fn.args
+    if a.vararg is not None:
+        env[a.vararg.arg] = overrides.get(a.vararg.arg, ())
+    if a.kwarg is not None:
+        name = a.kwarg.arg
+        if name in overrides:
+            env[name] = overrides[name]
+            return
+        env[name], where = default_kwargs(cfg, overrides)
+        if ex is not None:
+            ex.config[f"**{name}"] = {"value": env[name], "origin": where}
+
+
+def assigned_names(body) -> list:
+    out = []
+    for sub in ast.walk(ast.Module(body=list(body), type_ignores=[])):
+        if isinstance(sub, (ast.Assign, ast.AnnAssign)):
+            for t in (sub.targets if isinstance(sub, ast.Assign) else [sub.target]):
+                out.extend(names_of(t))
+    return out
 
 
 def _params_with_defaults(fn):
@@ -266,6 +311,7 @@ def bind_root(tree, fn, env, overrides, ex: Extraction) -> dict:
         else:
             fenv[name] = Unresolved(name, fn.lineno, f"parameter of {fn.name} with no default, no call site in "
                                     "the file and no entry in its default configuration")
+    bind_star_params(fn, fenv, overrides, cfg, ex)
     bind_buffer_params(fn, fenv, ex, Evaluator(fenv))
     return fenv
 
@@ -292,6 +338,8 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
     set_source_dir(source_dir)
     kernel_env.SETTINGS.update(instance=instance, serial_iterations=serial_iterations)
     kernel_env.CONVENTION_USED.clear()
+    py_classes.OVERRIDES = dict(overrides)
+    py_classes.FIELD_OVERRIDES.clear()
     env = module_env(tree, overrides, os.path.basename(file_label))
     roots = kernel_roots(tree, env, function)
     if not roots:
@@ -301,6 +349,8 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
     for fn in roots:
         fenv = bind_root(tree, fn, env, overrides, ex)
         Walker(ex).walk_function(FuncValue(fn, env), fenv, set())
+    for (cls, field), v in sorted(py_classes.FIELD_OVERRIDES.items()):
+        ex.config[f"{cls}.{field}"] = {"value": v, "origin": "--param (a field of every instance constructed)"}
     return {"ex": ex, "roots": [f.name for f in roots]}
 
 

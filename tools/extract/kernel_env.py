@@ -36,6 +36,7 @@ import corpus_notation as cn  # noqa: E402  (reused: the translator and the nota
 from corpus_notation import ConvertError, Translator, dotted, strip_builder  # noqa: E402
 from warps import ThreadIndex  # noqa: E402
 import tvm_classes  # noqa: E402  (TVM's PipelineState / SmemDescriptor, as TVM defines them)
+import py_classes  # noqa: E402  (the file's @dataclass configuration classes)
 
 # Limits that keep a hostile file bounded: a comprehension or range evaluated statically may
 # produce at most this many elements, helper calls nest at most this deep.
@@ -85,6 +86,18 @@ class SchedField(int):
     def __getitem__(self, i):
         return SchedField(f"{self.name}[{i}]")
 
+
+# int methods evaluated on a value the source fixes ((TASK_COUNT - 1).bit_length())
+INT_METHODS = ("bit_length", "bit_count", "to_bytes", "conjugate")
+# math functions on values the source fixes (the standard library's own)
+MATH_FUNCS = {n: getattr(math, n) for n in ("ceil", "floor", "sqrt", "log", "log2", "log10", "exp", "gcd", "lcm",
+                                            "isqrt", "prod", "comb", "perm", "trunc", "pow", "fabs", "isclose",
+                                            "inf", "pi", "e")}
+PY_BUILTINS = {"abs": abs, "sum": sum, "any": any, "all": all, "sorted": sorted, "round": round, "divmod": divmod,
+               "float": float, "bool": bool, "str": str, "dict": dict, "set": set, "frozenset": frozenset,
+               "pow": pow, "hex": hex, "bin": bin, "ord": ord, "chr": chr,
+               "reversed": lambda x: tuple(reversed(x)), "enumerate": lambda x, start=0: tuple(enumerate(x, start)),
+               "zip": lambda *x: tuple(zip(*x))}
 
 KERN_CONSTS = {"int32": "int", "uint32": "int", "int64": "int", "int16": "int", "uint16": "int",
                "float32": "float", "float16": "float", "bfloat16": "float"}
@@ -224,6 +237,13 @@ class Evaluator(Translator):
             raise UnresolvedError(hv)
         if isinstance(hv, Imported):
             raise UnresolvedError(Unresolved(name, hv.line, import_reason(hv)))
+        if name == head and (head in cn.BUILDER_PREFIXES or head in ("K", "Kern")):
+            raise ConvertError(f"{name} is the builder namespace, not a value")
+        if head in cn.BUILDER_PREFIXES or head in ("K", "Kern"):
+            # the builder namespace itself is known (tvm.script's tirx, the kern DSL), wherever the
+            # file imports it; this member of it has no static value here
+            raise UnresolvedError(Unresolved(name, None, f"a member of the builder namespace {head} that the "
+                                             "extraction does not evaluate (no static value here)"))
         raise UnresolvedError(Unresolved(name, None, "not defined in this file"))
 
     # -- expressions ----------------------------------------------------------------------
@@ -235,10 +255,34 @@ class Evaluator(Translator):
             if d is None or (d not in self.env and head in self.env and
                              not isinstance(self.env[head], (Imported, Unresolved))):
                 return self.attr_of(self.value(node.value), node.attr, node)
+            if d is not None and d not in self.env and head not in self.env and \
+                    (head in cn.BUILDER_PREFIXES or head in ("K", "Kern")):
+                try:
+                    return super().value(node)
+                except UnresolvedError:
+                    raise
+                except ConvertError:
+                    raise UnresolvedError(Unresolved(d, None, f"a member of the builder namespace {head} that the "
+                                                     "extraction does not evaluate (no static value here)")) from None
         if isinstance(node, ast.Call):
             return self.call(node)
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
             return tuple(self.comprehension(node))
+        if isinstance(node, ast.DictComp):
+            return dict(self.comprehension(node))
+        if isinstance(node, ast.SetComp):
+            return frozenset(self.comprehension(node))
+        if isinstance(node, ast.Dict) and any(k is None for k in node.keys):
+            out = {}  # {**a, "k": v}: the mappings merged in order
+            for k, v in zip(node.keys, node.values):
+                if k is None:
+                    m = self.value(v)
+                    if not isinstance(m, dict):
+                        raise ConvertError(f"**{ast.unparse(v)}: not a dictionary the source fixes")
+                    out.update(m)
+                else:
+                    out[self.value(k)] = self.value(v)
+            return out
         if isinstance(node, ast.JoinedStr):
             parts = []
             for v in node.values:
@@ -289,6 +333,12 @@ class Evaluator(Translator):
         return super().value(node)
 
     def attr_of(self, base, attr: str, node):
+        if isinstance(base, (py_classes.DataInstance, py_classes.DataclassDef)):
+            return base.attr(attr, self)
+        if isinstance(base, py_classes.FieldInfo) and attr in ("name", "default"):
+            return getattr(base, attr)
+        if isinstance(base, int) and not isinstance(base, bool) and attr in INT_METHODS:
+            return getattr(base, attr)
         if isinstance(base, dict) and attr in base and isinstance(base[attr], EnumMember):
             return base[attr]
         if isinstance(base, EnumMember) and attr in ("value", "name"):
@@ -321,7 +371,7 @@ class Evaluator(Translator):
             return cn.DTYPE_BITS[base]  # a dtype given as its name ("float16".bits, tvm.DataType's field)
         if isinstance(base, cn.DType) and attr == "bits":
             return base.bits
-        if isinstance(base, dict) and attr in ("get", "keys", "values", "items"):
+        if isinstance(base, dict) and attr in ("get", "keys", "values", "items", "copy"):
             return getattr(base, attr)
         if isinstance(base, str) and attr in ("upper", "lower", "startswith", "endswith", "replace", "split"):
             return getattr(base, attr)
@@ -429,26 +479,86 @@ class Evaluator(Translator):
             return tuple(r)
         if fname in ("isinstance",):
             raise ConvertError("isinstance is not evaluated")
-        if fname in ("abs", "sum", "any", "all", "sorted", "reversed", "enumerate", "zip"):
-            args = [self.value(a) for a in node.args]
-            v = {"abs": abs, "sum": sum, "any": any, "all": all, "sorted": sorted,
-                 "reversed": lambda x: list(reversed(x)), "enumerate": lambda x: list(enumerate(x)),
-                 "zip": lambda *x: list(zip(*x))}[fname](*args)
-            return tuple(v) if isinstance(v, list) else v
-        if fname in ("math.prod", "prod"):
-            return math.prod(self.value(node.args[0]))
-        if fname in ("math.ceil", "ceil"):
-            return math.ceil(self.value(node.args[0]))
+        if isinstance(node.func, ast.Name) and node.func.id not in self.env and node.func.id in PY_BUILTINS:
+            args, kwargs = self.call_args(node)
+            return PY_BUILTINS[node.func.id](*args, **kwargs)
+        mf = self.math_function(node.func)
+        if mf is not None:
+            args, kwargs = self.call_args(node)
+            return mf(*args, **kwargs)
+        dc = self.dataclass_function(node.func)
+        if dc is not None:
+            args, kwargs = self.call_args(node)
+            return py_classes.dataclass_function(dc, args, kwargs, self)
         if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), FuncValue):
             return self.call_helper(self.env[node.func.id], node)
+        if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), py_classes.DataclassDef):
+            args, kwargs = self.call_args(node)
+            return self.env[node.func.id].construct(args, kwargs, self)
+        if isinstance(node.func, ast.Attribute) and (any(isinstance(a, ast.Starred) for a in node.args) or
+                                                     any(k.arg is None for k in node.keywords)):
+            fn = self.value(node.func)
+            args, kwargs = self.call_args(node)
+            return fn(*args, **kwargs)
         return super().value(node)
+
+    def call_args(self, node: ast.Call):
+        """The call's positional and keyword arguments, `*seq` and `**mapping` expanded."""
+        args, kwargs = [], {}
+        for a in node.args:
+            if isinstance(a, ast.Starred):
+                v = self.value(a.value)
+                if isinstance(v, dict) or not isinstance(v, (tuple, list, str, frozenset, range)):
+                    raise ConvertError(f"*{ast.unparse(a.value)}: not a sequence the source fixes")
+                args.extend(v)
+            else:
+                args.append(self.value(a))
+        for k in node.keywords:
+            v = self.value(k.value)
+            if k.arg is not None:
+                kwargs[k.arg] = v
+            elif isinstance(v, dict):
+                kwargs.update(v)
+            else:
+                raise ConvertError(f"**{ast.unparse(k.value)}: not a dictionary the source fixes")
+        return args, kwargs
+
+    def math_function(self, func):
+        """A function of the standard `math` module named by `func` (`math.log2`, or a name bound
+        by `from math import log2`), or None."""
+        if isinstance(func, ast.Name):
+            v = self.env.get(func.id)
+            if isinstance(v, Imported) and v.module == "math" and v.name in MATH_FUNCS:
+                return MATH_FUNCS[v.name]
+            if func.id in ("prod", "ceil") and func.id not in self.env:
+                return MATH_FUNCS[func.id]  # as before: the corpus spelling without the module
+            return None
+        d = dotted(func) or ""
+        head, _, rest = d.partition(".")
+        if head == "math" and rest in MATH_FUNCS and (head not in self.env or isinstance(self.env[head], Imported)):
+            return MATH_FUNCS[rest]
+        return None
+
+    def dataclass_function(self, func):
+        """The name of a `dataclasses` function (`asdict`, `fields`, `replace`, ...) that `func`
+        names, or None."""
+        if isinstance(func, ast.Name):
+            v = self.env.get(func.id)
+            if isinstance(v, Imported) and v.module == "dataclasses" and v.name in py_classes.DATACLASS_FUNCS:
+                return v.name
+            return None
+        d = dotted(func) or ""
+        head, _, rest = d.partition(".")
+        if head == "dataclasses" and rest in py_classes.DATACLASS_FUNCS and \
+                (head not in self.env or isinstance(self.env[head], Imported)):
+            return rest
+        return None
 
     def call_helper(self, fv: FuncValue, node: ast.Call):
         """One level of helper calls: run a helper defined in the file on concrete arguments."""
         if self.depth >= MAX_CALL_DEPTH:
             raise ConvertError(f"helper calls nest deeper than {MAX_CALL_DEPTH}")
-        args = [self.value(a) for a in node.args]
-        kwargs = {k.arg: self.value(k.value) for k in node.keywords if k.arg}
+        args, kwargs = self.call_args(node)
         env = dict(fv.closure)
         bind_arguments(fv.node, args, kwargs, env, self)
         sub = Evaluator(env, self.depth + 1)
@@ -463,7 +573,9 @@ class Evaluator(Translator):
 
         def gen(i, env):
             if i == len(node.generators):
-                out.append(Evaluator(env, self.depth).value(node.elt))
+                sub = Evaluator(env, self.depth)
+                out.append((sub.value(node.key), sub.value(node.value)) if isinstance(node, ast.DictComp)
+                           else sub.value(node.elt))
                 _bounded(len(out), "comprehension")
                 return
             g = node.generators[i]
@@ -524,25 +636,42 @@ def names_of(target) -> list[str]:
 
 
 def bind_arguments(fn: ast.FunctionDef, args: list, kwargs: dict, env: dict, ev: Evaluator) -> None:
+    """Bind a call's concrete arguments to `fn`'s parameters as Python does: positional, then
+    keyword, then defaults; extra positional arguments form `*args` (a tuple), extra keywords
+    `**kwargs` (a dict).  Extra arguments without such a parameter are a TypeError in Python:
+    a ConvertError here.  A parameter left without a value is Unresolved."""
     a = fn.args
     params = a.posonlyargs + a.args
     defaults = [None] * (len(params) - len(a.defaults)) + list(a.defaults)
+    kwargs = dict(kwargs)
     for i, p in enumerate(params):
         if i < len(args):
             env[p.arg] = args[i]
-        elif p.arg in kwargs:
-            env[p.arg] = kwargs[p.arg]
+            if p.arg in kwargs and p not in a.posonlyargs:
+                raise ConvertError(f"{fn.name}() got multiple values for argument {p.arg!r}")
+        elif p.arg in kwargs and p not in a.posonlyargs:
+            env[p.arg] = kwargs.pop(p.arg)
         elif defaults[i] is not None:
             env[p.arg] = _safe_value(ev, defaults[i], p.arg, fn)
         else:
             env[p.arg] = Unresolved(p.arg, fn.lineno, f"parameter of {fn.name} not passed")
     for p, d in zip(a.kwonlyargs, a.kw_defaults):
         if p.arg in kwargs:
-            env[p.arg] = kwargs[p.arg]
+            env[p.arg] = kwargs.pop(p.arg)
         elif d is not None:
             env[p.arg] = _safe_value(ev, d, p.arg, fn)
         else:
             env[p.arg] = Unresolved(p.arg, fn.lineno, f"parameter of {fn.name} not passed")
+    extra = tuple(args[len(params):])
+    if a.vararg is not None:
+        env[a.vararg.arg] = extra
+    elif extra:
+        raise ConvertError(f"{fn.name}() takes {len(params)} positional arguments but {len(args)} were given")
+    rest = {k: v for k, v in kwargs.items() if k not in {p.arg for p in params[:len(args)]}}
+    if a.kwarg is not None:
+        env[a.kwarg.arg] = rest
+    elif rest:
+        raise ConvertError(f"{fn.name}() got an unexpected keyword argument {next(iter(rest))!r}")
 
 
 def _safe_value(ev: Evaluator, node, name: str, fn) -> object:
@@ -564,6 +693,14 @@ def eval_or_unresolved(ev: Evaluator, node, name: str, line: int):
         return Unresolved(name, line, "expression nests too deeply")
     except (ConvertError, ArithmeticError, TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
         return Unresolved(name, line, f"not evaluated statically: {e}")
+
+
+def _is_instance(node, ev: Evaluator) -> bool:
+    """Does `node` name a configuration object (py_classes.DataInstance)?"""
+    try:
+        return isinstance(ev.value(node), py_classes.DataInstance)
+    except Exception:  # noqa: BLE001 - not evaluable: not such an object
+        return False
 
 
 def run_straight(body: list, env: dict, ev: Evaluator) -> None:
@@ -596,7 +733,11 @@ def run_straight(body: list, env: dict, ev: Evaluator) -> None:
             else:
                 run_straight(st.body if test else st.orelse, env, ev)
         elif isinstance(st, ast.Raise):
-            raise ConvertError(f"the code raises at line {st.lineno}")
+            raise ConvertError(f"the code raises at line {st.lineno}" +
+                               (f" ({ast.unparse(st.exc)[:160]})" if st.exc is not None else ""))
+        elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
+                isinstance(st.value.func, ast.Attribute) and _is_instance(st.value.func.value, ev):
+            ev.value(st.value)  # cfg.validate(): a method of a configuration object, run (it may raise)
         elif isinstance(st, ast.FunctionDef):
             env[st.name] = FuncValue(st, env)
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
@@ -676,6 +817,18 @@ def enum_class(st: ast.ClassDef, ev: "Evaluator"):
     return members
 
 
+def class_value(st: ast.ClassDef, env: dict, ev: "Evaluator", why: str):
+    """A class of the file: an Enum's members, a @dataclass (py_classes.DataclassDef), else an
+    Unresolved saying why."""
+    members = enum_class(st, ev)
+    if members is not None:
+        return members
+    dc = py_classes.dataclass_def(st, env)
+    if dc is not None:
+        return dc
+    return Unresolved(st.name, st.lineno, why)
+
+
 def bind_targets(targets, value, env: dict, line: int) -> None:
     """Assign `value` to each assignment target; a target it cannot take leaves its names
     unresolved with the reason (line = the assignment's)."""
@@ -699,9 +852,8 @@ def module_names(tree: ast.Module, file: str) -> dict:
         elif isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
             env[st.name] = FuncValue(st, env, file)
         elif isinstance(st, ast.ClassDef):
-            members = enum_class(st, ev)
-            env[st.name] = members if members is not None else \
-                Unresolved(st.name, st.lineno, f"a class in {file} (not evaluated)")
+            env[st.name] = class_value(st, env, ev, f"a class in {file} (not evaluated: only Enum and @dataclass "
+                                       "classes are)")
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
             bind_imports(st, env)
     return env
