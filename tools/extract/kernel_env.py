@@ -132,6 +132,11 @@ class UnresolvedError(ConvertError):
         self.item = item
 
 
+class CodeRaises(ConvertError):
+    """A `raise` statement the evaluation reached (a validate() rejecting the configuration):
+    a fact about the source at this configuration, not an evaluation gap."""
+
+
 class LayoutExpr:
     def __init__(self, node, line: int):
         self.node, self.line = node, line
@@ -691,6 +696,8 @@ def eval_or_unresolved(ev: Evaluator, node, name: str, line: int):
         return Unresolved(name, line, f"depends on {e.item.name}", e.item)
     except RecursionError:
         return Unresolved(name, line, "expression nests too deeply")
+    except CodeRaises as e:
+        return Unresolved(name, line, str(e))
     except (ConvertError, ArithmeticError, TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
         return Unresolved(name, line, f"not evaluated statically: {e}")
 
@@ -733,8 +740,8 @@ def run_straight(body: list, env: dict, ev: Evaluator) -> None:
             else:
                 run_straight(st.body if test else st.orelse, env, ev)
         elif isinstance(st, ast.Raise):
-            raise ConvertError(f"the code raises at line {st.lineno}" +
-                               (f" ({ast.unparse(st.exc)[:160]})" if st.exc is not None else ""))
+            raise CodeRaises(f"the file's own code raises at line {st.lineno} at this configuration" +
+                             (f": {ast.unparse(st.exc)[:160]}" if st.exc is not None else ""))
         elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
                 isinstance(st.value.func, ast.Attribute) and _is_instance(st.value.func.value, ev):
             ev.value(st.value)  # cfg.validate(): a method of a configuration object, run (it may raise)

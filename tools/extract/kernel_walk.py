@@ -135,7 +135,14 @@ class Walker:
     def _walk_function(self, fv: FuncValue, env: dict, local_defs: dict, called: set) -> None:
         self.walk_body(fv.node.body, env, local_defs, called)
         launch_warps = kern_launch_warps(fv.node, env)
-        for name, f in local_defs.items():
+        # Nested defs that no statement called are walked on their own, callers first: a helper
+        # that another nested def calls (`load_stage(...)` in the kernel) is walked there, with
+        # that call's arguments, not before it with its parameters unbound.
+        called_by_defs = {n.func.id for f in local_defs.values() for n in ast.walk(f.node)
+                          if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id != f.node.name}
+        order = [n for n in local_defs if n not in called_by_defs] + [n for n in local_defs if n in called_by_defs]
+        for name in order:
+            f = local_defs[name]
             if name in launch_warps and self.ex.num_warps is None:
                 self.ex.num_warps = launch_warps[name]
             if name not in called and self.depth < MAX_CALL_DEPTH:
