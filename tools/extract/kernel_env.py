@@ -273,6 +273,26 @@ class Evaluator(Translator):
             return self.call(node)
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
             return tuple(self.comprehension(node))
+        if isinstance(node, ast.BoolOp):
+            # Python's and / or: short-circuit, the value of the operand that decides
+            v = None
+            for operand in node.values:
+                v = self.value(operand)
+                if isinstance(node.op, ast.And) and not v or isinstance(node.op, ast.Or) and v:
+                    return v
+            return v
+        if isinstance(node, (ast.Tuple, ast.List)) and any(isinstance(e, ast.Starred) for e in node.elts):
+            out = []
+            for e in node.elts:
+                if isinstance(e, ast.Starred):
+                    v = self.value(e.value)
+                    if isinstance(v, dict) or not isinstance(v, (tuple, list, str, frozenset, range)):
+                        raise ConvertError(f"*{ast.unparse(e.value)}: not a sequence the source fixes")
+                    out.extend(v)
+                else:
+                    out.append(self.value(e))
+            _bounded(len(out), "sequence")
+            return tuple(out)
         if isinstance(node, ast.DictComp):
             return dict(self.comprehension(node))
         if isinstance(node, ast.SetComp):
@@ -710,45 +730,168 @@ def _is_instance(node, ev: Evaluator) -> bool:
         return False
 
 
-def run_straight(body: list, env: dict, ev: Evaluator) -> None:
-    """Execute straight-line code of a helper or a kernel builder: assignments, ifs with
-    decidable tests, returns.  Names assigned under an undecidable test become Unresolved."""
+MAX_STRAIGHT_ITERATIONS = MAX_ELEMENTS  # loop iterations one helper evaluation may run
+
+
+class _Break(Exception):
+    pass
+
+
+class _Continue(Exception):
+    pass
+
+
+def assigned_in(stmts) -> list[tuple[str, int]]:
+    """(name, line) of every name the statements bind: assignments, augmented assignments,
+    loop targets, `with ... as`, walrus."""
+    out = []
+    for sub in ast.walk(ast.Module(body=list(stmts), type_ignores=[])):
+        targets = []
+        if isinstance(sub, ast.Assign):
+            targets = sub.targets
+        elif isinstance(sub, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)):
+            targets = [sub.target]
+        elif isinstance(sub, (ast.With, ast.AsyncWith)):
+            targets = [i.optional_vars for i in sub.items if i.optional_vars is not None]
+        elif isinstance(sub, ast.NamedExpr):
+            targets = [sub.target]
+        for t in targets:
+            out.extend((n, sub.lineno) for n in names_of(t))
+    return out
+
+
+def _straight_value(ev: Evaluator, node, name: str, line: int):
+    """A right-hand side in straight-line code: a list display is a Python list (mutable by
+    `.append` / `.extend` further down, as in Python); everything else as eval_or_unresolved."""
+    if isinstance(node, ast.List):
+        v = eval_or_unresolved(ev, node, name, line)
+        return list(v) if isinstance(v, tuple) else v
+    return eval_or_unresolved(ev, node, name, line)
+
+
+LIST_METHODS = ("append", "extend", "insert", "pop", "sort", "reverse", "clear")
+DICT_METHODS = ("update", "setdefault", "pop", "clear")
+
+
+def run_straight(body: list, env: dict, ev: Evaluator, budget: list | None = None) -> None:
+    """Execute straight-line code of a helper or a kernel builder as Python does: assignments
+    (a list display is a mutable list), augmented assignments, ifs with decidable tests, `for`
+    loops over values the source fixes (with break / continue / else; at most
+    MAX_STRAIGHT_ITERATIONS iterations in one evaluation), `assert`, returns, raises (a
+    CodeRaises), `x.append(...)`-style calls on local lists and dicts and method calls on
+    configuration objects.  Names assigned under an undecidable test, in a loop over values
+    the source does not fix, or in a statement not run here (while, with, try) become
+    Unresolved, naming why; nothing is skipped silently."""
+    if budget is None:
+        budget = [0]
     for st in body:
         if isinstance(st, ast.Return):
-            raise _Return(ev.value(st.value) if st.value is not None else None)
+            v = ev.value(st.value) if st.value is not None else None
+            raise _Return(tuple(v) if isinstance(v, list) else v)
         if isinstance(st, ast.Assign):
-            v = eval_or_unresolved(ev, st.value, "/".join(n for t in st.targets for n in names_of(t)), st.lineno)
+            v = _straight_value(ev, st.value, "/".join(n for t in st.targets for n in names_of(t)), st.lineno)
             for t in st.targets:
+                if isinstance(t, ast.Subscript):
+                    _store_item(t, v, ev, st.lineno)
+                    continue
                 try:
                     assign_target(t, v, env)
                 except ConvertError as e:
                     for n in names_of(t):
                         env[n] = Unresolved(n, st.lineno, str(e))
         elif isinstance(st, ast.AnnAssign) and st.value is not None:
-            v = eval_or_unresolved(ev, st.value, "/".join(names_of(st.target)), st.lineno)
+            v = _straight_value(ev, st.value, "/".join(names_of(st.target)), st.lineno)
             assign_target(st.target, v, env)
+        elif isinstance(st, ast.AugAssign):
+            expr = ast.BinOp(left=_load(st.target), op=st.op, right=st.value)
+            ast.copy_location(expr, st)
+            ast.fix_missing_locations(expr)
+            v = eval_or_unresolved(ev, expr, "/".join(names_of(st.target)), st.lineno)
+            if isinstance(st.target, ast.Subscript):
+                _store_item(st.target, v, ev, st.lineno)
+            else:
+                assign_target(st.target, v, env)
         elif isinstance(st, ast.If):
             test = eval_or_unresolved(ev, st.test, "condition", st.lineno)
             if isinstance(test, Unresolved):
-                for sub in ast.walk(ast.Module(body=st.body + st.orelse, type_ignores=[])):
-                    if isinstance(sub, (ast.Assign, ast.AnnAssign)):
-                        for t in (sub.targets if isinstance(sub, ast.Assign) else [sub.target]):
-                            for n in names_of(t):
-                                env[n] = Unresolved(n, sub.lineno, f"assigned under the condition at line "
-                                                    f"{st.lineno}, which depends on {test.root().name}",
-                                                    test)
+                for n, line in assigned_in(st.body + st.orelse):
+                    env[n] = Unresolved(n, line, f"assigned under the condition at line {st.lineno}, which depends "
+                                        f"on {test.root().name}", test)
             else:
-                run_straight(st.body if test else st.orelse, env, ev)
+                run_straight(st.body if test else st.orelse, env, ev, budget)
+        elif isinstance(st, ast.For):
+            items = eval_or_unresolved(ev, st.iter, "loop", st.lineno)
+            if isinstance(items, Unresolved) or not isinstance(items, (tuple, list, dict, str, frozenset, range)):
+                why = items.root().name if isinstance(items, Unresolved) else "a value that is not a sequence"
+                for n, line in assigned_in([st]):
+                    env[n] = Unresolved(n, line, f"assigned in the loop at line {st.lineno}, whose values depend on "
+                                        f"{why}", items if isinstance(items, Unresolved) else None)
+                continue
+            broke = False
+            for item in list(items):
+                budget[0] += 1
+                if budget[0] > MAX_STRAIGHT_ITERATIONS:
+                    raise ConvertError(f"more than {MAX_STRAIGHT_ITERATIONS} loop iterations in one evaluation")
+                assign_target(st.target, item, env)
+                try:
+                    run_straight(st.body, env, ev, budget)
+                except _Continue:
+                    continue
+                except _Break:
+                    broke = True
+                    break
+            if not broke:
+                run_straight(st.orelse, env, ev, budget)
+        elif isinstance(st, ast.Break):
+            raise _Break()
+        elif isinstance(st, ast.Continue):
+            raise _Continue()
+        elif isinstance(st, ast.Assert):
+            ok = eval_or_unresolved(ev, st.test, "assertion", st.lineno)
+            if not isinstance(ok, Unresolved) and not ok:
+                raise CodeRaises(f"the file's own assert at line {st.lineno} fails at this configuration"
+                                 + (f": {ast.unparse(st.msg)[:160]}" if st.msg is not None else ""))
         elif isinstance(st, ast.Raise):
             raise CodeRaises(f"the file's own code raises at line {st.lineno} at this configuration" +
                              (f": {ast.unparse(st.exc)[:160]}" if st.exc is not None else ""))
         elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
                 isinstance(st.value.func, ast.Attribute) and _is_instance(st.value.func.value, ev):
             ev.value(st.value)  # cfg.validate(): a method of a configuration object, run (it may raise)
+        elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
+                isinstance(st.value.func, ast.Attribute) and isinstance(st.value.func.value, ast.Name) and \
+                (isinstance(env.get(st.value.func.value.id), list) and st.value.func.attr in LIST_METHODS or
+                 isinstance(env.get(st.value.func.value.id), dict) and st.value.func.attr in DICT_METHODS):
+            obj = env[st.value.func.value.id]
+            args, kwargs = ev.call_args(st.value)
+            getattr(obj, st.value.func.attr)(*args, **kwargs)
+            if isinstance(obj, list):
+                _bounded(len(obj), "list")
         elif isinstance(st, ast.FunctionDef):
             env[st.name] = FuncValue(st, env)
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
             bind_imports(st, env)
+        elif isinstance(st, (ast.While, ast.With, ast.AsyncWith, ast.Try, ast.AsyncFor)) or \
+                type(st).__name__ in ("Match", "TryStar"):
+            for n, line in assigned_in([st]):
+                env[n] = Unresolved(n, line, f"assigned in a {type(st).__name__.lower()} statement at line "
+                                    f"{st.lineno}, which the static evaluation does not run")
+
+
+def _load(target):
+    """The target of an augmented assignment as an expression (its current value)."""
+    t = ast.parse(ast.unparse(target), mode="eval").body
+    return ast.copy_location(t, target)
+
+
+def _store_item(target: ast.Subscript, value, ev: Evaluator, line: int) -> None:
+    """`d[k] = v` on a local dict or list the source fixes; else a ConvertError."""
+    obj = ev.value(target.value)
+    if isinstance(value, Unresolved):
+        raise UnresolvedError(value)
+    if isinstance(obj, (dict, list)) and not isinstance(target.slice, ast.Slice):
+        obj[ev.value(target.slice)] = value
+        return
+    raise ConvertError(f"line {line}: item assignment to {ast.unparse(target.value)!r}, not a local dict or list")
 
 
 KNOWN_MODULE_HEADS = ("tvm", "tirx_kernels.kern")
