@@ -1,0 +1,50 @@
+# A small TIRx-style kernel written for tirx-verify's extraction tests (not taken from any
+# kernel repository): the tile shape comes from a host-side heuristic with for loops,
+# continue/break, a list built by append, min() over tuples, `x % y or y`, a starred display,
+# augmented assignment and an assert; a name assigned in a while loop stays unresolved.
+import math
+
+from tvm.script import tirx as T
+from tvm.script import tirx as Tx
+
+SM_COUNT = 148
+CONFIGS = [{"M": 4096, "N": 2112, "K": 512}]
+
+
+def _choose(M, N, K):
+    candidates = []
+    for block_m in (64, 128):
+        for block_n in [16, *range(32, 257, 32)]:
+            if block_n % 48 == 0:
+                continue
+            blocks = math.ceil(M / block_m) * math.ceil(N / block_n)
+            waves = math.ceil(blocks / SM_COUNT)
+            last = blocks % SM_COUNT or SM_COUNT
+            candidates.append((waves, -last, block_m + block_n, block_m, block_n))
+        if len(candidates) > 100:
+            break
+    assert candidates, "no candidate"
+    _, _, _, block_m, block_n = min(candidates)
+    stages = 0
+    for _ in range(8):
+        stages += 1
+        if stages * (block_m + block_n) * 128 >= 4 * 32768:
+            break
+    return block_m, block_n, stages
+
+
+def _spin(n):
+    k = 0
+    while k < n:
+        k = k + 1
+    return k
+
+
+@T.prim_func
+def _kernel(A: T.Buffer((M, K), "float16"), *, M: T.constexpr, N: T.constexpr, K: T.constexpr):
+    BM, BN, ST = T.meta_var(_choose(M, N, K))
+    pool = T.SMEMPool()
+    Asmem = pool.alloc((ST, BM, 64), "float16", layout=T.TileLayout(T.S[(ST, BM, 64):(BM * 64, 64, 1)]))
+    Bsmem = pool.alloc((ST, BN, 64), "float16", layout=T.TileLayout(T.S[(ST, BN, 64):(BN * 64, 64, 1)]))
+    Spun = pool.alloc((_spin(4),), "float32", layout=T.TileLayout(T.S[4:1]))
+    Tx.copy_async(Asmem[0, :, :], A[0:BM, 0:64])
