@@ -198,11 +198,38 @@ def find_call_site(tree, fname: str):
     return None
 
 
-def caller_env(caller, index, env, overrides, cfg, cfg_name):
+MAX_CALLER_CHAIN = 4  # callers of callers followed for a kernel's call-site arguments
+
+
+def caller_env(caller, index, env, overrides, cfg, cfg_name, tree=None, chain=()):
+    """The environment at the call of the kernel in `caller`: its parameters (--param, the
+    argument at the caller's own call site in the file — callers of callers followed up to
+    MAX_CALLER_CHAIN deep, as a kernel's own call site is — its default, the default
+    configuration), then its straight-line code before the call."""
     cenv = dict(env)
+    site = find_call_site(tree, caller.name) if tree is not None and len(chain) < MAX_CALLER_CHAIN else None
+    if site is not None and site[0].name in chain + (caller.name,):
+        site = None  # a cycle of callers: not followed
+    site_args, site_env = {}, None
+    if site is not None:
+        up, up_idx, call = site
+        site_env = caller_env(up, up_idx, env, overrides, cfg, cfg_name, tree, chain + (caller.name,))
+        params = [p.arg for p in caller.args.posonlyargs + caller.args.args]
+        for i, a in enumerate(call.args):
+            if i < len(params) and not isinstance(a, ast.Starred):
+                site_args[params[i]] = a
+        for k in call.keywords:
+            if k.arg:
+                site_args[k.arg] = k.value
     for p, d in _params_with_defaults(caller):
         if p.arg in overrides:
             cenv[p.arg] = overrides[p.arg]
+        elif p.arg in site_args:
+            cenv[p.arg] = eval_or_unresolved(Evaluator(site_env), site_args[p.arg], p.arg, site_args[p.arg].lineno)
+        elif site is None and p.arg in cfg:
+            # an entry point no code of the file calls: the runner calls it with the default
+            # configuration's entries as keyword arguments, which take the place of defaults
+            cenv[p.arg] = cfg.get(p.arg)[0]
         elif d is not None:
             cenv[p.arg] = eval_or_unresolved(Evaluator(cenv), d, p.arg, caller.lineno)
         elif p.arg in cfg:
@@ -279,7 +306,7 @@ def bind_root(tree, fn, env, overrides, ex: Extraction) -> dict:
     site_args, site_env, site_label = {}, None, ""
     if site is not None:
         caller, idx, call = site
-        site_env = caller_env(caller, idx, env, overrides, cfg, cfg_name)
+        site_env = caller_env(caller, idx, env, overrides, cfg, cfg_name, tree)
         params = [p.arg for p in fn.args.posonlyargs + fn.args.args]
         for i, a in enumerate(call.args):
             if i < len(params):

@@ -28,6 +28,7 @@ from __future__ import annotations
 import ast
 import math
 import os
+import random as _random
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "corpus"))
@@ -362,6 +363,8 @@ class Evaluator(Translator):
             return base.attr(attr, self)
         if isinstance(base, py_classes.FieldInfo) and attr in ("name", "default"):
             return getattr(base, attr)
+        if isinstance(base, _random.Random) and attr in ("random", "uniform", "randint", "randrange", "choice"):
+            return getattr(base, attr)
         if isinstance(base, int) and not isinstance(base, bool) and attr in INT_METHODS:
             return getattr(base, attr)
         if isinstance(base, dict) and attr in base and isinstance(base[attr], EnumMember):
@@ -515,6 +518,15 @@ class Evaluator(Translator):
         if dc is not None:
             args, kwargs = self.call_args(node)
             return py_classes.dataclass_function(dc, args, kwargs, self)
+        if fname == "random.Random" and ("random" not in self.env or isinstance(self.env["random"], Imported)) or \
+                isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), Imported) and \
+                self.env[node.func.id].module == "random" and self.env[node.func.id].name == "Random":
+            # random.Random(seed): the standard library's generator, deterministic for a seed the
+            # source fixes (the random module's documented reproducibility of random())
+            args, kwargs = self.call_args(node)
+            if len(args) != 1 or kwargs or isinstance(args[0], bool) or not isinstance(args[0], (int, str)):
+                raise ConvertError(f"{ast.unparse(node)!r}: a generator without a seed the source fixes")
+            return _random.Random(args[0])
         if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), FuncValue):
             return self.call_helper(self.env[node.func.id], node)
         if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), py_classes.DataclassDef):
@@ -952,11 +964,29 @@ class EnumMember:
         self.cls, self.name, self.value = cls, name, value
 
 
+class EnumClass(dict):
+    """An Enum class of the file: {member name: EnumMember}; calling it with a value is the
+    member with that value (Enum's lookup by value, `ModelType("V32")`), a member itself
+    gives the member, any other value is a ValueError in Python (a ConvertError here)."""
+
+    def __init__(self, name: str):
+        super().__init__()
+        self.name = name
+
+    def __call__(self, value):
+        if isinstance(value, EnumMember) and value.cls == self.name:
+            return value
+        for m in self.values():
+            if m.value == value and type(m.value) is type(value):
+                return m
+        raise ConvertError(f"{value!r} is not a valid {self.name} (a ValueError in Python)")
+
+
 def enum_class(st: ast.ClassDef, ev: "Evaluator"):
     """{member: EnumMember} for `class X(Enum | IntEnum): A = 0 ...` with constant members; else None."""
     if not any((dotted(b) or "").split(".")[-1] in ("Enum", "IntEnum") for b in st.bases):
         return None
-    members = {}
+    members = EnumClass(st.name)
     for b in st.body:
         if isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant):
             continue  # docstring
