@@ -336,7 +336,8 @@ def bind_root(tree, fn, env, overrides, ex: Extraction) -> dict:
             fenv[name], where = cfg.get(name)
             ex.config[name] = {"value": fenv[name], "origin": where}
         else:
-            fenv[name] = Unresolved(name, fn.lineno, f"parameter of {fn.name} with no default, no call site in "
+            fenv[name] = Unresolved(name, fn.lineno, kernel_env.runtime_scalar_reason(p, fn.name) or
+                                    f"parameter of {fn.name} with no default, no call site in "
                                     "the file and no entry in its default configuration")
     bind_star_params(fn, fenv, overrides, cfg, ex)
     bind_buffer_params(fn, fenv, ex, Evaluator(fenv))

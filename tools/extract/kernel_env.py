@@ -1009,6 +1009,21 @@ def class_value(st: ast.ClassDef, env: dict, ev: "Evaluator", why: str):
     return Unresolved(st.name, st.lineno, why)
 
 
+TIR_SCALARS = {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",
+               "float64", "bfloat16", "bool"}
+
+
+def runtime_scalar_reason(p: ast.arg, fn_name: str) -> str | None:
+    """For a kernel parameter annotated with a TIR scalar type (`seq_len: T.uint32`): the reason
+    it is unresolved (a value given at launch); None for other parameters."""
+    ann = p.annotation
+    d = strip_builder(dotted(ann) or "") if isinstance(ann, (ast.Name, ast.Attribute)) else ""
+    if d in TIR_SCALARS and (dotted(ann) or "").startswith(("T.", "Tx.", "K.")):
+        return (f"a runtime scalar parameter of {fn_name} ({ast.unparse(ann)}): its value is passed at launch, "
+                "not fixed by the source (--param fixes it)")
+    return None
+
+
 def bind_targets(targets, value, env: dict, line: int) -> None:
     """Assign `value` to each assignment target; a target it cannot take leaves its names
     unresolved with the reason (line = the assignment's)."""

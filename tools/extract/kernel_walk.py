@@ -18,12 +18,13 @@ import allocators
 import fragments
 import instr_ops
 import op_sites
+import tir_buffers
 import tvm_classes
 import warps as warps_mod
 from corpus_notation import dotted
 from kernel_env import (SETTINGS, ConvertError, Evaluator, FuncValue, Imported, LayoutExpr, MAX_CALL_DEPTH,
                         ModuleValue, Pool, Scheduler, Unresolved, note_convention, UnresolvedError, assign_target, bind_imports,
-                        eval_or_unresolved, names_of)
+                        eval_or_unresolved, names_of, runtime_scalar_reason)
 
 LAYOUT_CALLS = {"TileLayout", "ComposeLayout", "SwizzleLayout", "mma_shared_layout", "tma_shared_layout",
                 "tcgen05_atom_layout", "wg_local_layout", "sf_tmem_layout", "sf_smem_layout",
@@ -151,8 +152,9 @@ class Walker:
                     if p.arg in self.ex.overrides:
                         sub[p.arg] = self.ex.overrides[p.arg]
                     else:
-                        sub[p.arg] = Unresolved(p.arg, f.node.lineno, f"parameter of helper {name}, which is "
-                                                "not called with arguments in the file")
+                        sub[p.arg] = Unresolved(p.arg, f.node.lineno, runtime_scalar_reason(p, name) or
+                                                f"parameter of helper {name}, which is not called with "
+                                                "arguments in the file")
                 bind_buffer_params(f.node, sub, self.ex, Evaluator(sub))
                 called.add(name)
                 Walker(self.ex, self.depth + 1).walk_function(f, sub, called)
@@ -218,6 +220,11 @@ class Walker:
                     # one register array per allocation site (an unrolled loop meets it again)
                     key = (ex.current_file(), st.lineno, names[0])
                     env[names[0]] = ex.reg_arrays.setdefault(key, arr)
+                    return
+            if isinstance(value, ast.Call) and len(names) == 1:
+                got = tir_buffers.match_buffer(value, env, ev, ex, names[0], st.lineno)
+                if got is not tir_buffers.NOT_MATCH:  # T.match_buffer(handle, shape, dtype): a global buffer
+                    self.bind(targets, got, env, st.lineno)
                     return
             if isinstance(value, ast.Call):
                 self.scan_calls(value, env, defs, called, cond, skip_top=True)
