@@ -267,7 +267,11 @@ def _allocate(call, short, rname, rv, env, ev, ex, name, line):
         raise ConvertError(f"scope {scope!r} is not one the model format knows ({', '.join(sorted(SCOPES))})")
     if size is not None and size != math.prod(shape):
         raise ConvertError(f"the layout has {size} elements but the shape {shape} has {math.prod(shape)}")
-    return _emit(ex, name, scope, shape, dtype, layout, line, call, view_of)
+    ref = _emit(ex, name, scope, shape, dtype, layout, line, call, view_of)
+    if short in PLAIN and scope == "tmem":
+        import tmem_placement  # allocated_addr= : the buffer's TMEM column (tmem_placement.py)
+        tmem_placement.record(call, ev, ex, ref)
+    return ref
 
 
 def _emit(ex, name, scope, shape, dtype, layout, line, node, view_of=None) -> BufferRef:

@@ -236,19 +236,22 @@ def _linear(shape, coords) -> int:
 
 
 def ldmatrix_fragment(text: str, ptrs: list[Ptr], regs: list[RegElem]):
-    """(buffer, smem region text, fragment dict) of one warp's ldmatrix."""
+    """(buffer, smem region text, fragment dict) of one warp's ldmatrix, or of its store sibling
+    stmatrix (PTX ISA 9.1 §9.7.9.21: the same address roles and the same register <-> element map,
+    the data moving the other way)."""
     m = re.search(r"\.x([124])\b", text)
     num = int(m.group(1)) if m else 1
     trans = ".trans" in text
+    instr = text.split(".")[0]
     if ".m8n8" not in text or not text.endswith(".b16"):
-        raise ConvertError(f"{text!r}: only ldmatrix .m8n8 .b16 is modelled")
+        raise ConvertError(f"{text!r}: only {instr} .m8n8 .b16 is modelled")
     buf = ptrs[0].buf
     if buf.scope not in ("shared", "shared.dyn"):
-        raise ConvertError(f"ldmatrix reads {buf.name}, a {buf.scope} buffer")
+        raise ConvertError(f"{instr} addresses {buf.name}, a {buf.scope} buffer")
     if str(buf.dtype) not in ("bfloat16", "float16", "int16", "uint16"):
-        raise ConvertError(f"ldmatrix .b16 of {buf.name}, whose dtype {buf.dtype} is not 16-bit")
+        raise ConvertError(f"{instr} .b16 of {buf.name}, whose dtype {buf.dtype} is not 16-bit")
     if [r.index for r in regs] != list(range(regs[0].array.n)) or regs[0].array.n != num:
-        raise ConvertError(f"ldmatrix .x{num} writes registers {[r.index for r in regs]} of the "
+        raise ConvertError(f"{instr} .x{num} moves registers {[r.index for r in regs]} of the "
                            f"{regs[0].array.n}-register array {regs[0].array.name}: only a whole array in "
                            "register order is modelled")
     shape = buf.shape
@@ -292,7 +295,7 @@ def ldmatrix_fragment(text: str, ptrs: list[Ptr], regs: list[RegElem]):
     hi = [max(c[d] for c in coords) + 1 for d in range(len(shape))]
     box = sorted(_linear(shape, c) for c in _box(lo, hi))
     if box != elems:
-        raise ConvertError(f"the rows ldmatrix reads are not a box of {buf.name} in row-major order")
+        raise ConvertError(f"the rows {instr} addresses are not a box of {buf.name} in row-major order")
     region = ", ".join(":" if (a, b) == (0, n) else (str(a) if b == a + 1 else f"{a}:{b}")
                        for a, b, n in zip(lo, hi, shape))
     fmap = {}
@@ -304,6 +307,33 @@ def ldmatrix_fragment(text: str, ptrs: list[Ptr], regs: list[RegElem]):
                 fmap[(line, e0 + col)] = (t, 2 * r.index + h)
     frag = {"shape": (len(lines), width), "map": fmap, "trans": trans, "dtype": str(buf.dtype)}
     return buf, f"{buf.name}[{region}]", frag, num, trans
+
+
+def stmatrix_ops(call, text, env, ev, ex, emit, ws: list[int]) -> list[dict]:
+    """`stmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16(ptr, r0, ..)` (operand order: the
+    address first; apache/tvm 5d4dc87 python/tvm/backend/cuda/ptx/table.py:7005-7020):
+    one `stmatrix` op per issuing warp.  The fragment is computed from the lanes' row addresses
+    exactly as for ldmatrix (the module docstring): stmatrix is its inverse, so the register
+    array's model buffer is that fragment, and an array also read or written by ldmatrix must
+    hold the same fragment there."""
+    from kernel_env import Evaluator
+    if len(call.args) < 2:
+        raise ConvertError("stmatrix needs an address and registers")
+    regs = []
+    for n in call.args[1:]:  # `*[src[i] for i in range(4)]`: a starred list is its registers
+        v = ev.value(n.value) if isinstance(n, ast.Starred) else ev.value(n)
+        regs.extend(v if isinstance(v, (list, tuple)) else [v])
+    if not regs or not all(isinstance(r, RegElem) for r in regs) or any(r.array is not regs[0].array for r in regs):
+        raise ConvertError("the stmatrix source operands are not registers of one K.alloc_local array")
+    arr = regs[0].array
+    ops = []
+    for w in ws:
+        ptrs = _lane_ptrs(call.args[0], env, w, Evaluator)
+        _buf, smem, frag, num, trans = ldmatrix_fragment(text, ptrs, regs)
+        fb = fragment_buffer(arr, frag, ex, emit)
+        ops.append({"kind": "stmatrix", "num": num, "trans": trans, "smem": smem, "regs": fb.name,
+                    "warps": [w], "_suffix": f".w{w}"})
+    return ops
 
 
 def _box(lo, hi):
@@ -324,7 +354,7 @@ def fragment_buffer(arr: RegArray, frag: dict, ex, emit) -> BufferRef:
                                "its first ldmatrix: one model buffer has one layout")
         return arr.buffer
     if arr.dtype not in ("uint32", "int32"):
-        raise ConvertError(f"ldmatrix writes 32-bit registers; {arr.name} is a {arr.dtype} array")
+        raise ConvertError(f"ldmatrix / stmatrix move 32-bit registers; {arr.name} is a {arr.dtype} array")
     layout = factor_layout(frag["shape"], lambda c: frag["map"][c])
     arr.frag = frag
     arr.buffer = emit(ex, arr.name, "local", frag["shape"], frag["dtype"], layout, arr.line, arr.node)

@@ -30,7 +30,7 @@ operand order of each is TVM's PTX table (python/tvm/backend/cuda/ptx/table.py a
         was encoded over (the map must be that buffer's row-major view); `smem` is the region of
         as many elements that starts at the smem pointer (trailing dimensions taken whole).
     tcgen05.mma.cta_group::G.kind::K(d_taddr, a_desc, b_desc, idesc, mask x 4G, enable_input_d)
-        (table.py:7668-7692, the dense `ss` form)                                          -> tcgen05.mma
+        (table.py:7668-7692, the dense `ss` form; with .ws and block scaling: mma_forms.py) -> tcgen05.mma
     tcgen05.ld.sync.aligned.32x32b.xN.b32(r0..rN-1, taddr) (table.py:7523-7540)            -> tcgen05.ld
 
 Values that depend on thread indices (an A pointer indexed by warp_id, a TMEM column of
@@ -104,6 +104,9 @@ def _arg(call, i, kw, default=None):
 
 def bind_encoder(call: ast.Call, env: dict, ex, line: int) -> bool:
     """Bind the tensor map / descriptor an encoder call fills; True when `call` is one."""
+    import mma_forms  # block-scaled descriptors and runtime_instr_desc (mma_forms.py)
+    if mma_forms.bind_encoder(call, env, ex, line):
+        return True
     d = dotted(call.func) or ""
     short = d.split(".")[-1]
     if short == "call_packed" and call.args and isinstance(call.args[0], ast.Constant) and \
@@ -158,6 +161,9 @@ def _tensor_map(call, name, env, ex, line) -> TensorMap:
         raise ConvertError(f"{nargs - 1} arguments for a rank-{rank} map, TVM's encoder takes {want - 1} (or one "
                            "more: force_cu_dtype)")
     base = a[4]
+    if isinstance(base, ast.Call) and (dotted(base.func) or "").split(".")[-1] == "handle_add_byte_offset" and \
+            len(base.args) == 2 and _map_int(ev, base.args[1]) == 0:
+        base = base.args[0]  # T.handle_add_byte_offset(x.data, 0): byte 0 of x, i.e. x.data
     if not (isinstance(base, ast.Attribute) and base.attr == "data" and isinstance(base.value, ast.Name)):
         raise ConvertError(f"the map's base {ast.unparse(base)!r} is not a kernel buffer's .data")
     buf = env.get(base.value.id)
@@ -333,8 +339,8 @@ def tma_ops(call, text, env, ex) -> list[dict]:
     store = rest.startswith("global.shared::cta")
     if not (load or store):
         raise ConvertError(f"{text!r}: neither a global -> shared load nor a shared -> global store")
-    if ".multicast" in rest or "gather4" in rest or "scatter4" in rest or "im2col" in rest:
-        raise ConvertError(f"{text!r}: multicast / gather4 / scatter4 / im2col forms are not modelled")
+    import tma_forms  # multicast masks, gather4 / scatter4 / im2col refusals (tma_forms.py)
+    tma_forms.refuse_unmodelled(text)
     args = call.args
     need = rank + (3 if load else 2)
     if len(args) < need:
@@ -343,6 +349,7 @@ def tma_ops(call, text, env, ex) -> list[dict]:
         (args[1 + rank], args[0], args[1:1 + rank])
     ev = Evaluator(env)
     tm = ev.value(map_node)
+    ranks = tma_forms.multicast_ranks(call, text, rank, ev) if load else None
     if not isinstance(tm, TensorMap):
         raise ConvertError(f"{ast.unparse(map_node)!r} is not a tensor map encoded in this file")
     if tm.dims.__len__() != rank:
@@ -361,6 +368,8 @@ def tma_ops(call, text, env, ex) -> list[dict]:
         op = {"kind": "tma.load" if load else "tma.store", "warps": group}
         if "cta_group::2" in rest:
             op["cta_group"] = 2
+        if ranks is not None:
+            op["multicast"] = ranks
         op.update({"tensor_map": tm.model(), "coords": list(coords), "global": g,
                    "smem": region_from(p, box, "the shared box", tm.box if _plain_view(tm) else None),
                    "smem_address": ptr_text(p)})
@@ -474,76 +483,8 @@ def tmem_cols_region(buf: BufferRef, rows: str, col: int, ncols: int, what: str)
 # -- tcgen05.mma -----------------------------------------------------------------------------
 
 
-def mma_ops(call, text, env, ex) -> list[dict]:
-    m = re.match(r"tcgen05\.mma\.cta_group::([12])\.kind::(f16|tf32|f8f6f4|i8)$", text)
-    if not m:
-        raise ConvertError(f"{text!r}: only the dense shared x shared tcgen05.mma form is modelled (not "
-                           ".ws, .sp, block scaling or A in TMEM)")
-    cg, kind = int(m.group(1)), m.group(2)
-    ev = Evaluator(env)
-    args = []
-    for a in call.args:  # `*_MMA_ZERO_MASKS`: a starred tuple of constants is its elements
-        if isinstance(a, ast.Starred):
-            args.extend(ast.Constant(v) for v in ev.value(a.value))
-        else:
-            args.append(a)
-    if len(args) != 4 + 4 * cg + 1:
-        raise ConvertError(f"{text}: {len(args)} operands, the form has {4 + 4 * cg + 1}")
-    idesc = _register_value(ev, args[3])
-    if not isinstance(idesc, dict) or "a_major" not in idesc:
-        raise ConvertError(f"{ast.unparse(args[3])!r} is not an instruction descriptor encoded in this file")
-    if idesc["cta_group"] != cg:
-        raise ConvertError(f"the descriptor's n_cta_groups {idesc['cta_group']} is not the instruction's {cg}")
-    if MMA_KIND.get((idesc["a_dtype"], idesc["b_dtype"])) != kind:
-        raise ConvertError(f"operand dtypes {idesc['a_dtype']}/{idesc['b_dtype']} are not .kind::{kind}")
-    if idesc["k"] != MMA_K[kind]:
-        raise ConvertError(f"K {idesc['k']} is not .kind::{kind}'s {MMA_K[kind]}")
-    if idesc["a_major"] != "K" or idesc["b_major"] != "K":
-        raise ConvertError("an MN-major operand is not modelled by this extraction")
-    for mk in args[4:4 + 4 * cg]:
-        if ev.as_int(mk) != 0:
-            raise ConvertError("a non-zero disable-output-lane mask is not modelled")
-    acc = ev.value(args[-1])
-    if not isinstance(acc, (bool, int)):
-        raise ConvertError("enable_input_d is not a constant")
-    ws = ex.executing_warps()
-    if ws is None:
-        raise ConvertError("the issuing thread's warp is not determined")
-    buf, why = tmem_base_buffer(env, ex)
-    mc, nc = idesc["m"] // cg, idesc["n"] // cg   # this CTA's rows of A and of B (cta_group::2 splits both)
-    if mc != TMEM_LANES:
-        raise ConvertError(f"M = {idesc['m']} with cta_group {cg}: a {mc}-lane accumulator is not modelled")
-
-    def operands(e):
-        d = e.as_int(args[0])
-        return d, _desc(e.value(args[1]), "A", thread=e.thread), _desc(e.value(args[2]), "B", thread=e.thread)
-
-    out = []
-    for group, (d, da, db) in group_warps(per_warp(operands, env, ws)):
-        for x, what in ((da, "A"), (db, "B")):
-            if x["init_warps"] is not None and not set(group) <= set(x["init_warps"]):
-                raise ConvertError(f"the {what} SmemDescriptor is initialised by warps {sorted(x['init_warps'])}, "
-                                   f"not by all issuing warps {group}")
-        lane, col = d >> 16, d & 0xFFFF
-        if lane:
-            raise ConvertError(f"accumulator lane {lane}: a {TMEM_LANES}-lane accumulator starts at lane 0")
-        op = {"kind": "tcgen05.mma", "warps": group}
-        if cg == 2:
-            op["cta_group"] = 2
-        op.update({"mma_kind": kind, "m": idesc["m"], "n": idesc["n"], "k": idesc["k"],
-                   "d": {"lane": 0, "col": col},
-                   "d_region": tmem_cols_region(buf, ":", col, idesc["n"], "the accumulator"),
-                   "a_desc": da["desc"], "b_desc": db["desc"],
-                   "a": _operand_region(da["ptr"], mc, idesc["k"], "A"),
-                   "b": _operand_region(db["ptr"], nc, idesc["k"], "B"),
-                   "idesc": {k: idesc[k] for k in ("d_dtype", "a_dtype", "b_dtype", "a_major", "b_major", "m",
-                                                   "n")} | {"sparse": False},
-                   "accumulate": bool(acc)})
-        op["notes"] = (f"{why}; descriptors from encode_matrix_descriptor at lines {da['line']}/{db['line']}, the "
-                       f"instruction descriptor from line {idesc['line']}"
-                       + ("; cta_group::2: a, b and d_region are this CTA's halves" if cg == 2 else ""))
-        out.append(op)
-    return out
+# The tcgen05.mma instruction itself (dense, .ws, block-scaled) is mma_forms.mma_ops; the
+# descriptor and operand helpers it uses stay here.
 
 
 def _desc(v, what, thread=None) -> dict:
