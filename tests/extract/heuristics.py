@@ -1,9 +1,11 @@
 # A small TIRx-style kernel written for tirx-verify's extraction tests (not taken from any
 # kernel repository): the tile shape comes from a host-side heuristic with for loops,
 # continue/break, a list built by append, min() over tuples, `x % y or y`, a starred display,
-# augmented assignment and an assert; a name assigned in a while loop stays unresolved.
+# augmented assignment and an assert; a name assigned in a while loop stays unresolved; tirx.Cast
+# of a constant wraps to its type, T.Or / T.bool of fixed conditions, a swizzle mode's value.
 import math
 
+from tvm.backend.cuda.tile_primitive.tma_utils import SwizzleMode
 from tvm.script import tirx as T
 from tvm.script import tirx as Tx
 
@@ -48,3 +50,7 @@ def _kernel(A: T.Buffer((M, K), "float16"), *, M: T.constexpr, N: T.constexpr, K
     Bsmem = pool.alloc((ST, BN, 64), "float16", layout=T.TileLayout(T.S[(ST, BN, 64):(BN * 64, 64, 1)]))
     Spun = pool.alloc((_spin(4),), "float32", layout=T.TileLayout(T.S[4:1]))
     Tx.copy_async(Asmem[0, :, :], A[0:BM, 0:64])
+    Wrapped = pool.alloc((T.Cast("uint8", 260),), "float32", layout=T.TileLayout(T.S[4:1]))
+    Either = pool.alloc((8 if T.Or(BM == 64, T.bool(True)) else 2,), "float32", layout=T.TileLayout(T.S[8:1]))
+    Atom = pool.alloc((SwizzleMode.SWIZZLE_64B_ATOM.value * 16,), "float32",
+                      layout=T.TileLayout(T.S[SwizzleMode.SWIZZLE_64B_ATOM.value * 16:1]))

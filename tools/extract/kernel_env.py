@@ -190,6 +190,21 @@ class _Return(Exception):
         self.value = value
 
 
+_INT_BITS = {"int8": 8, "int16": 16, "int32": 32, "int64": 64, "uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64}
+
+
+def _int_cast(dtype: str, v, node):
+    if dtype == "bool" and isinstance(v, (bool, int)):
+        return bool(v)
+    if dtype not in _INT_BITS or isinstance(v, bool) or not isinstance(v, int):
+        raise ConvertError(f"{ast.unparse(node)!r}: a cast the extraction does not evaluate")
+    bits = _INT_BITS[dtype]
+    v &= (1 << bits) - 1
+    if not dtype.startswith("u") and v >= 1 << (bits - 1):
+        v -= 1 << bits
+    return v
+
+
 def _bounded(n: int, what: str) -> None:
     if n > MAX_ELEMENTS:
         raise ConvertError(f"{what} has {n} elements, more than the {MAX_ELEMENTS} evaluated statically")
@@ -261,6 +276,19 @@ class Evaluator(Translator):
             if d is None or (d not in self.env and head in self.env and
                              not isinstance(self.env[head], (Imported, Unresolved))):
                 return self.attr_of(self.value(node.value), node.attr, node)
+            if d is not None and d not in self.env and head not in self.env and isinstance(node.value, ast.Attribute):
+                try:
+                    return super().value(node)
+                except UnresolvedError as e:
+                    # an attribute of a value of the notation's vocabulary (SwizzleMode.X.value)
+                    try:
+                        base = self.value(node.value)
+                    except ConvertError:
+                        raise e from None
+                    try:
+                        return self.attr_of(base, node.attr, node)
+                    except ConvertError:
+                        raise e from None
             if d is not None and d not in self.env and head not in self.env and \
                     (head in cn.BUILDER_PREFIXES or head in ("K", "Kern")):
                 try:
@@ -445,6 +473,26 @@ class Evaluator(Translator):
             return any(bool(self.value(a)) for a in node.args)
         if fname in ("tvm.tirx.all", "tirx.all", "tvm.tir.all") and node.args and not node.keywords:
             return all(bool(self.value(a)) for a in node.args)
+        if fname in ("Or", "And", "tirx.Or", "tirx.And") and len(node.args) == 2 and not node.keywords and \
+                (dotted(node.func) or "").startswith(("T.", "Tx.", "tvm.", "tirx.")):
+            # tirx.Or / tirx.And of two conditions (apache/tvm 5d4dc87 python/tvm/tirx/expr.py): the
+            # logical or / and once both sides are fixed
+            a, b = (bool(self.value(x)) for x in node.args)
+            return (a or b) if short == "Or" else (a and b)
+        if short == "bool" and len(node.args) == 1 and not node.keywords and \
+                (dotted(node.func) or "").startswith(("T.", "Tx.", "K.")):
+            v = self.value(node.args[0])
+            if not isinstance(v, (bool, int)):
+                raise ConvertError(f"{ast.unparse(node)!r}: a bool of a value that is not a constant")
+            return bool(v)
+        if short == "Cast" and len(node.args) == 2 and not node.keywords and \
+                (dotted(node.func) or "").startswith(("T.", "Tx.", "K.", "Kern.", "tvm.", "tirx.")):
+            # tirx.Cast(dtype, value) of an integer the source fixes: the value in that integer
+            # type (two's complement wrap-around, as the cast of a constant)
+            dt = self.value(node.args[0])
+            v = self.value(node.args[1])
+            dt = getattr(dt, "name", dt)
+            return _int_cast(str(dt), v, node)
         if fname == "ptx.pred" and len(node.args) == 1:
             # tags an operand as a .pred register; its value is the operand's
             # (python/tvm/backend/cuda/ptx/engine.py:892-895)
