@@ -1066,6 +1066,9 @@ def runtime_scalar_reason(p: ast.arg, fn_name: str) -> str | None:
     it is unresolved (a value given at launch); None for other parameters."""
     ann = p.annotation
     d = strip_builder(dotted(ann) or "") if isinstance(ann, (ast.Name, ast.Attribute)) else ""
+    if d in ("TensorMap", "K.TensorMap") or d.endswith(".TensorMap"):
+        return (f"a tensor-map parameter of {fn_name} ({ast.unparse(ann)}): the host builds it at launch and "
+                "passes it in; only maps encoded in the kernel's own code (cuTensorMapEncodeTiled) are read")
     if d in TIR_SCALARS and (dotted(ann) or "").startswith(("T.", "Tx.", "K.")):
         return (f"a runtime scalar parameter of {fn_name} ({ast.unparse(ann)}): its value is passed at launch, "
                 "not fixed by the source (--param fixes it)")
