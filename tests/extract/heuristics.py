@@ -2,8 +2,11 @@
 # kernel repository): the tile shape comes from a host-side heuristic with for loops,
 # continue/break, a list built by append, min() over tuples, `x % y or y`, a starred display,
 # augmented assignment and an assert; a name assigned in a while loop stays unresolved; tirx.Cast
-# of a constant wraps to its type, T.Or / T.bool of fixed conditions, a swizzle mode's value.
+# of a constant wraps to its type, T.Or / T.bool of fixed conditions, a swizzle mode's value; a
+# helper that returns under a test on process state (sys.modules) stays unresolved.
 import math
+import os
+import sys
 
 from tvm.backend.cuda.tile_primitive.tma_utils import SwizzleMode
 from tvm.script import tirx as T
@@ -35,6 +38,16 @@ def _choose(M, N, K):
     return block_m, block_n, stages
 
 
+def _count(default=148):
+    override = os.environ.get("HEURISTICS_TEST_COUNT")
+    if override is not None:
+        return int(override)
+    loaded = sys.modules.get("torch")
+    if loaded is not None:
+        return 132
+    return default
+
+
 def _spin(n):
     k = 0
     while k < n:
@@ -54,3 +67,4 @@ def _kernel(A: T.Buffer((M, K), "float16"), *, M: T.constexpr, N: T.constexpr, K
     Either = pool.alloc((8 if T.Or(BM == 64, T.bool(True)) else 2,), "float32", layout=T.TileLayout(T.S[8:1]))
     Atom = pool.alloc((SwizzleMode.SWIZZLE_64B_ATOM.value * 16,), "float32",
                       layout=T.TileLayout(T.S[SwizzleMode.SWIZZLE_64B_ATOM.value * 16:1]))
+    Counted = pool.alloc((_count(),), "float32", layout=T.TileLayout(T.S[148:1]))

@@ -182,7 +182,8 @@ def import_reason(v: "Imported") -> str:
     if v.module.startswith("."):
         return (f"imported from {v.module}, a sibling module that is not in the kernel file's directory or "
                 "is not valid Python (or does not define it)")
-    return f"imported from {v.module} (only sibling modules are read)"
+    return (f"imported from {v.module} (only sibling modules and modules of the kernel's own repository "
+            "found next to it are read)")
 
 
 class _Return(Exception):
@@ -497,9 +498,10 @@ class Evaluator(Translator):
             # tags an operand as a .pred register; its value is the operand's
             # (python/tvm/backend/cuda/ptx/engine.py:892-895)
             return self.value(node.args[0])
-        if fname == "os.environ.get" and len(node.args) == 2:
-            # the value with the variable unset: the file's own default (--param NAME overrides)
-            return self.value(node.args[1])
+        if fname == "os.environ.get" and len(node.args) in (1, 2) and not node.keywords:
+            # the value with the variable unset: the file's own default, None without one
+            # (--param NAME overrides)
+            return self.value(node.args[1]) if len(node.args) == 2 else None
         if convention_on() and short in CTA_INDEX_FUNCS and node.args:
             # "CTA 0 on its first tile": the CTA's (cluster) indices are 0
             ext = node.args[0] if node.args else None
@@ -874,6 +876,8 @@ def run_straight(body: list, env: dict, ev: Evaluator, budget: list | None = Non
         elif isinstance(st, ast.If):
             test = eval_or_unresolved(ev, st.test, "condition", st.lineno)
             if isinstance(test, Unresolved):
+                _no_exit_under(st.body + st.orelse, f"the condition at line {st.lineno}, which depends on "
+                               f"{test.root().name}", test)
                 for n, line in assigned_in(st.body + st.orelse):
                     env[n] = Unresolved(n, line, f"assigned under the condition at line {st.lineno}, which depends "
                                         f"on {test.root().name}", test)
@@ -883,6 +887,8 @@ def run_straight(body: list, env: dict, ev: Evaluator, budget: list | None = Non
             items = eval_or_unresolved(ev, st.iter, "loop", st.lineno)
             if isinstance(items, Unresolved) or not isinstance(items, (tuple, list, dict, str, frozenset, range)):
                 why = items.root().name if isinstance(items, Unresolved) else "a value that is not a sequence"
+                _no_exit_under(st.body + st.orelse, f"the loop at line {st.lineno}, whose values depend on {why}",
+                               items if isinstance(items, Unresolved) else None, loop=True)
                 for n, line in assigned_in([st]):
                     env[n] = Unresolved(n, line, f"assigned in the loop at line {st.lineno}, whose values depend on "
                                         f"{why}", items if isinstance(items, Unresolved) else None)
@@ -932,9 +938,41 @@ def run_straight(body: list, env: dict, ev: Evaluator, budget: list | None = Non
             bind_imports(st, env)
         elif isinstance(st, (ast.While, ast.With, ast.AsyncWith, ast.Try, ast.AsyncFor)) or \
                 type(st).__name__ in ("Match", "TryStar"):
+            _no_exit_under([st], f"a {type(st).__name__.lower()} statement at line {st.lineno}, which the "
+                           "static evaluation does not run", None)
             for n, line in assigned_in([st]):
                 env[n] = Unresolved(n, line, f"assigned in a {type(st).__name__.lower()} statement at line "
                                     f"{st.lineno}, which the static evaluation does not run")
+
+
+def _control_exits(stmts, in_loop: bool = False):
+    """`return` statements in `stmts`, and `break` / `continue` that leave them (not those of a
+    loop inside), not looking into nested functions or classes."""
+    for st in stmts:
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(st, ast.Return) or isinstance(st, (ast.Break, ast.Continue)) and not in_loop:
+            yield st
+            continue
+        loop = isinstance(st, (ast.For, ast.AsyncFor, ast.While))
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            sub = getattr(st, field, None)
+            if isinstance(sub, list):
+                inner = [x for x in sub if isinstance(x, ast.stmt)]
+                for h in sub:
+                    if not isinstance(h, ast.stmt) and hasattr(h, "body"):
+                        inner.extend(h.body)  # except handlers, match cases
+                yield from _control_exits(inner, in_loop or (loop and field == "body"))
+
+
+def _no_exit_under(stmts, where: str, cause, loop: bool = False) -> None:
+    """Code that the evaluation does not run (an undecided branch or loop, a while/with/try) must not
+    decide the function's control flow: a `return` in it (or a `break` / `continue` leaving it)
+    makes the result undetermined, never the value of the code after it."""
+    for ex in _control_exits(stmts, in_loop=loop):
+        what = "return" if isinstance(ex, ast.Return) else type(ex).__name__.lower()
+        raise UnresolvedError(Unresolved(f"{what} at line {ex.lineno}", ex.lineno, f"a {what} under {where}: "
+                                         "which way the function leaves is not determined", cause))
 
 
 def _load(target):
@@ -970,37 +1008,83 @@ def set_source_dir(path: str | None) -> None:
     SIBLINGS["dir"] = path
     SIBLINGS["cache"] = {}
     SIBLINGS["loading"] = set()
+    SIBLINGS["stack"] = []
+
+
+def _current_dir():
+    """The directory relative imports name: the module being read's own, else the kernel file's."""
+    return SIBLINGS["stack"][-1] if SIBLINGS.get("stack") else SIBLINGS["dir"]
 
 
 def sibling_module(name: str):
-    """The ModuleValue of `name` (a module in the kernel file's directory), or None."""
-    d = SIBLINGS["dir"]
+    """The ModuleValue of `name` (a module in the importing file's directory), or None."""
+    d = _current_dir()
     if d is None or not name or "." in name or "/" in name or name.startswith("_") and name == "__init__":
         return None
-    cache = SIBLINGS["cache"]
-    if name in cache:
-        return cache[name]
-    if name in SIBLINGS["loading"] or SIBLINGS["depth"] >= MAX_SIBLING_DEPTH:
+    label = name + ".py" if d == SIBLINGS["dir"] else None
+    return _load_module(os.path.join(d, name + ".py"), name, label)
+
+
+# Absolute imports of the kernel's own repository (`from tirx_kernels.runner import X`): read when
+# the package's directory is next to an ancestor of the kernel file's directory (a checkout, or
+# compare_models.py's scratch tree), at most MAX_PACKAGE_UP levels up.  The builder DSL
+# (tirx_kernels.kern) and TVM are never read: their names are the notation's vocabulary.
+MAX_PACKAGE_UP = 6
+NOT_READ_PACKAGES = ("tirx_kernels.kern", "tvm")
+
+
+def package_module(dotted_name: str):
+    """The ModuleValue of an absolutely imported module of the kernel's repository, or None."""
+    d = SIBLINGS["dir"]
+    if d is None or not dotted_name or any(dotted_name == p or dotted_name.startswith(p + ".")
+                                           for p in NOT_READ_PACKAGES):
         return None
-    path = os.path.join(d, name + ".py")
+    parts = dotted_name.split(".")
+    if not all(p.isidentifier() for p in parts):
+        return None
+    base = os.path.abspath(d)
+    for _ in range(MAX_PACKAGE_UP + 1):
+        for rel in (os.path.join(*parts) + ".py", os.path.join(*parts, "__init__.py")):
+            path = os.path.join(base, rel)
+            if os.path.isfile(path):
+                return _load_module(path, parts[-1], rel.replace(os.sep, "/"))
+        up = os.path.dirname(base)
+        if up == base:
+            break
+        base = up
+    return None
+
+
+def _load_module(path: str, name: str, label: str | None):
+    """Read and evaluate a module file (at most MAX_SIBLING_BYTES, UTF-8, valid Python) at most
+    MAX_SIBLING_DEPTH imports deep, cycles cut; None when it cannot be read."""
+    cache = SIBLINGS["cache"]
+    key = os.path.abspath(path)
+    if key in cache:
+        return cache[key]
+    if key in SIBLINGS["loading"] or SIBLINGS["depth"] >= MAX_SIBLING_DEPTH:
+        return None
+    label = label or os.path.basename(path)
     try:
         if not os.path.isfile(path) or os.path.getsize(path) > MAX_SIBLING_BYTES:
-            cache[name] = None
+            cache[key] = None
             return None
         with open(path, "rb") as fh:
-            tree = ast.parse(fh.read().decode("utf-8"), filename=name + ".py")
+            tree = ast.parse(fh.read().decode("utf-8"), filename=label)
     except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError, MemoryError):
-        cache[name] = None
+        cache[key] = None
         return None
-    SIBLINGS["loading"].add(name)
+    SIBLINGS["loading"].add(key)
     SIBLINGS["depth"] += 1
+    SIBLINGS.setdefault("stack", []).append(os.path.dirname(key))
     try:
-        env = module_names(tree, name + ".py")
+        env = module_names(tree, label)
     finally:
+        SIBLINGS["stack"].pop()
         SIBLINGS["depth"] -= 1
-        SIBLINGS["loading"].discard(name)
-    mv = ModuleValue(name, name + ".py", env)
-    cache[name] = mv
+        SIBLINGS["loading"].discard(key)
+    mv = ModuleValue(name, label, env)
+    cache[key] = mv
     return mv
 
 
@@ -1125,11 +1209,26 @@ def bind_imports(st, env: dict) -> None:
     if isinstance(st, ast.Import):
         for a in st.names:
             if a.asname and a.asname not in cn.BUILDER_PREFIXES and a.asname not in ("K", "Kern"):
-                env[a.asname] = Imported(a.name, a.asname, st.lineno)
+                mv = package_module(a.name)
+                env[a.asname] = mv if mv is not None else Imported(a.name, a.asname, st.lineno)
+            elif a.asname is None and "." not in a.name and a.name not in cn.BUILDER_PREFIXES and \
+                    a.name not in env:
+                # `import sys`: the module's name is bound (its members are not read), so a use says
+                # where it comes from instead of "not defined"
+                env[a.name] = Imported(a.name, a.name, st.lineno)
         return
     mod = st.module or ""
     for a in st.names:
         bound = a.asname or a.name
         if bound in cn.BUILDER_PREFIXES or bound in ("K", "Kern", "SwizzleMode", "Axis", "DataType"):
             continue
+        if st.level == 0 and mod:
+            mv = package_module(mod)
+            if mv is not None and a.name in mv.env and not isinstance(mv.env[a.name], Imported):
+                env[bound] = mv.env[a.name]  # a name of a module of the kernel's own repository
+                continue
+            sub = package_module(f"{mod}.{a.name}")
+            if sub is not None:
+                env[bound] = sub  # `from pkg import module`
+                continue
         env[bound] = Imported(mod, a.name, st.lineno)
