@@ -154,6 +154,13 @@ class FuncValue:
         self.file = file if file is not None else closure.get(FILE_KEY)  # the file it is defined in
 
 
+class PartialValue:
+    """functools.partial(func, *args, **kwargs) of a function the evaluator can call."""
+
+    def __init__(self, func, args: tuple, kwargs: dict):
+        self.func, self.args, self.kwargs = func, args, kwargs
+
+
 class ModuleValue:
     """A sibling module read from the kernel file's own directory (`from . import X as Y`):
     its module-level names, evaluated as the kernel file's are (sibling_modules)."""
@@ -577,6 +584,22 @@ class Evaluator(Translator):
             if len(args) != 1 or kwargs or isinstance(args[0], bool) or not isinstance(args[0], (int, str)):
                 raise ConvertError(f"{ast.unparse(node)!r}: a generator without a seed the source fixes")
             return _random.Random(args[0])
+        if self.partial_function(node.func):
+            # functools.partial(f, *args, **kwargs): f with those arguments first (the functools
+            # documentation's equivalent: f(*args, *more, **{**kwargs, **more_kwargs}))
+            args, kwargs = self.call_args(node)
+            if not args:
+                raise ConvertError("partial() without a function")
+            return PartialValue(args[0], tuple(args[1:]), kwargs)
+        if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), PartialValue):
+            pv = self.env[node.func.id]
+            args, kwargs = self.call_args(node)
+            args, kwargs = list(pv.args) + args, {**pv.kwargs, **kwargs}
+            if isinstance(pv.func, FuncValue):
+                return self.run_helper(pv.func, args, kwargs)
+            if callable(pv.func) and not isinstance(pv.func, (Imported, Unresolved)):
+                return pv.func(*args, **kwargs)
+            raise ConvertError(f"{ast.unparse(node.func)!r}: a partial of a function that is not evaluated")
         if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), FuncValue):
             return self.call_helper(self.env[node.func.id], node)
         if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), py_classes.DataclassDef):
@@ -609,6 +632,15 @@ class Evaluator(Translator):
             else:
                 raise ConvertError(f"**{ast.unparse(k.value)}: not a dictionary the source fixes")
         return args, kwargs
+
+    def partial_function(self, func) -> bool:
+        """Does `func` name functools.partial (`partial` bound by `from functools import partial`,
+        or `functools.partial`)?"""
+        if isinstance(func, ast.Name):
+            v = self.env.get(func.id)
+            return isinstance(v, Imported) and v.module == "functools" and v.name == "partial"
+        d = dotted(func) or ""
+        return d == "functools.partial" and ("functools" not in self.env or isinstance(self.env["functools"], Imported))
 
     def math_function(self, func):
         """A function of the standard `math` module named by `func` (`math.log2`, or a name bound
@@ -643,9 +675,12 @@ class Evaluator(Translator):
 
     def call_helper(self, fv: FuncValue, node: ast.Call):
         """One level of helper calls: run a helper defined in the file on concrete arguments."""
+        args, kwargs = self.call_args(node)
+        return self.run_helper(fv, args, kwargs)
+
+    def run_helper(self, fv: FuncValue, args: list, kwargs: dict):
         if self.depth >= MAX_CALL_DEPTH:
             raise ConvertError(f"helper calls nest deeper than {MAX_CALL_DEPTH}")
-        args, kwargs = self.call_args(node)
         env = dict(fv.closure)
         bind_arguments(fv.node, args, kwargs, env, self)
         sub = Evaluator(env, self.depth + 1)
