@@ -146,7 +146,7 @@ class Walker:
             f = local_defs[name]
             if name in launch_warps and self.ex.num_warps is None:
                 self.ex.num_warps = launch_warps[name]
-            if name not in called and self.depth < MAX_CALL_DEPTH:
+            if name not in called and self.depth < MAX_WALK_DEPTH:
                 sub = dict(env)
                 for p in all_params(f.node):
                     if p.arg in self.ex.overrides:
@@ -473,7 +473,12 @@ class Walker:
             ev = Evaluator(env)
             if op_sites.is_op(sub, env):
                 op_sites.record(sub, env, ev, self.ex, sub.lineno, cond)
-            elif helper_of(sub.func, env) is not None and self.depth < MAX_CALL_DEPTH:
+            elif helper_of(sub.func, env) is not None and self.depth >= MAX_WALK_DEPTH:
+                # never silently: a helper call the walk does not follow leaves what it issues unknown
+                self.ex.block(f"helper call {ast.unparse(sub.func)}(...) at line {sub.lineno}", sub.lineno, None,
+                              f"not walked: helper calls nest deeper than {MAX_WALK_DEPTH} (what it allocates or "
+                              "issues is not in the model)")
+            elif helper_of(sub.func, env) is not None:
                 fv = helper_of(sub.func, env)
                 called.add(ast.unparse(sub.func))
                 sub_env = dict(fv.closure)
@@ -481,6 +486,11 @@ class Walker:
                 bind_call(fv.node, sub, sub_env, ev, self.ex)
                 Walker(self.ex, self.depth + 1).walk_function(fv, sub_env, called)
 
+
+# Helper functions walked inside helper functions: a kernel -> a tile helper -> an MMA group ->
+# one instruction is 4-5 levels in real kernels (flash_attention_backward); deeper calls are
+# listed as unresolved, never dropped.
+MAX_WALK_DEPTH = 8
 
 LOOP_FUNCS = {"range", "unroll", "serial", "vectorized", "parallel", "static_range"}
 MAX_UNROLL = 256          # iterations of one loop walked one by one
