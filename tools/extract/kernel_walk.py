@@ -146,7 +146,10 @@ class Walker:
             f = local_defs[name]
             if name in launch_warps and self.ex.num_warps is None:
                 self.ex.num_warps = launch_warps[name]
-            if name not in called and self.depth < MAX_WALK_DEPTH:
+            if name not in called and self.depth >= MAX_WALK_DEPTH and contains_interesting(f.node):
+                self.ex.block(f"function {name} at line {f.node.lineno}", f.node.lineno, None,
+                              f"not walked: nested deeper than {MAX_WALK_DEPTH} helper levels")
+            elif name not in called and self.depth < MAX_WALK_DEPTH:
                 sub = dict(env)
                 for p in all_params(f.node):
                     if p.arg in self.ex.overrides:
