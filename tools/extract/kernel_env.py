@@ -43,6 +43,8 @@ import py_classes  # noqa: E402  (the file's @dataclass configuration classes)
 # produce at most this many elements, helper calls nest at most this deep.
 MAX_ELEMENTS = 100_000
 MAX_CALL_DEPTH = 4
+MAX_EXPONENT = 4096          # x ** n and x << n with |n| above this are not evaluated
+MAX_TOTAL_ITERATIONS = 2_000_000  # for-loop iterations of straight-line code in one extraction
 
 
 KERN_INT_OPS = {"shift_right": lambda a, b: a >> b, "shift_left": lambda a, b: a << b,
@@ -366,6 +368,19 @@ class Evaluator(Translator):
             return True
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             return not self.value(node.operand)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Pow, ast.LShift)):
+            # bounded: a repeated sequence, a power or a shift the source spells with huge operands
+            # (a hostile file) is refused, never computed
+            a, b = self.value(node.left), self.value(node.right)
+            if isinstance(node.op, ast.Mult):
+                for seq, n in ((a, b), (b, a)):
+                    if isinstance(seq, (tuple, list, str)) and isinstance(n, int) and not isinstance(n, bool):
+                        _bounded(len(seq) * max(n, 0), "repeated sequence")
+                return a * b
+            if isinstance(b, int) and not isinstance(b, bool) and abs(b) > MAX_EXPONENT and \
+                    isinstance(a, int) and (abs(a) > 1 or isinstance(node.op, ast.LShift) and a != 0):
+                raise ConvertError(f"{ast.unparse(node)!r}: an exponent or shift over {MAX_EXPONENT} is not evaluated")
+            return a ** b if isinstance(node.op, ast.Pow) else a << b
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor, ast.Div)):
             a, b = self.value(node.left), self.value(node.right)
             if isinstance(node.op, ast.Div):
@@ -931,8 +946,12 @@ def run_straight(body: list, env: dict, ev: Evaluator, budget: list | None = Non
             broke = False
             for item in list(items):
                 budget[0] += 1
+                SIBLINGS["iterations"] = SIBLINGS.get("iterations", 0) + 1
                 if budget[0] > MAX_STRAIGHT_ITERATIONS:
                     raise ConvertError(f"more than {MAX_STRAIGHT_ITERATIONS} loop iterations in one evaluation")
+                if SIBLINGS["iterations"] > MAX_TOTAL_ITERATIONS:
+                    raise ConvertError(f"more than {MAX_TOTAL_ITERATIONS} loop iterations of helper code in this "
+                                       "extraction")
                 assign_target(st.target, item, env)
                 try:
                     run_straight(st.body, env, ev, budget)
@@ -1044,6 +1063,7 @@ def set_source_dir(path: str | None) -> None:
     SIBLINGS["cache"] = {}
     SIBLINGS["loading"] = set()
     SIBLINGS["stack"] = []
+    SIBLINGS["iterations"] = 0
 
 
 def _current_dir():
