@@ -1,9 +1,10 @@
 # A small TIRx-style kernel written for tirx-verify's extraction tests (not taken from any
 # kernel repository): the tile shape comes from a host-side heuristic with for loops,
 # continue/break, a list built by append, min() over tuples, `x % y or y`, a starred display,
-# augmented assignment and an assert; a name assigned in a while loop stays unresolved; tirx.Cast
-# of a constant wraps to its type, T.Or / T.bool of fixed conditions, a swizzle mode's value; a
-# helper that returns under a test on process state (sys.modules) stays unresolved.
+# augmented assignment, an assert and a while loop; a name assigned in a try statement stays
+# unresolved; tirx.Cast of a constant wraps to its type, T.Or / T.bool of fixed conditions, a
+# swizzle mode's value; a helper that returns under a test on process state (sys.modules) stays
+# unresolved, and so does a read of an environment variable the code set itself.
 import math
 import os
 import sys
@@ -48,6 +49,19 @@ def _count(default=148):
     return default
 
 
+def _guarded(n):
+    try:
+        m = n * 2
+    except ValueError:
+        m = 0
+    return m
+
+
+def _env_set_then_read():
+    os.environ["HEURISTICS_TEST_FLAG"] = "2"
+    return int(os.environ.get("HEURISTICS_TEST_FLAG", "1"))
+
+
 def _spin(n):
     k = 0
     while k < n:
@@ -68,3 +82,5 @@ def _kernel(A: T.Buffer((M, K), "float16"), *, M: T.constexpr, N: T.constexpr, K
     Atom = pool.alloc((SwizzleMode.SWIZZLE_64B_ATOM.value * 16,), "float32",
                       layout=T.TileLayout(T.S[SwizzleMode.SWIZZLE_64B_ATOM.value * 16:1]))
     Counted = pool.alloc((_count(),), "float32", layout=T.TileLayout(T.S[148:1]))
+    Guarded = pool.alloc((_guarded(4),), "float32", layout=T.TileLayout(T.S[8:1]))
+    Flagged = pool.alloc((_env_set_then_read(),), "float32", layout=T.TileLayout(T.S[2:1]))

@@ -520,6 +520,8 @@ class Evaluator(Translator):
             # tags an operand as a .pred register; its value is the operand's
             # (python/tvm/backend/cuda/ptx/engine.py:892-895)
             return self.value(node.args[0])
+        if fname == "os.environ.get" and isinstance(self.env.get("os"), Unresolved):
+            raise UnresolvedError(self.env["os"])  # the environment was changed where it is not followed
         if fname == "os.environ.get" and len(node.args) in (1, 2) and not node.keywords:
             # the value with the variable unset: the file's own default, None without one
             # (--param NAME overrides)
@@ -904,7 +906,16 @@ def run_straight(body: list, env: dict, ev: Evaluator, budget: list | None = Non
             v = _straight_value(ev, st.value, "/".join(n for t in st.targets for n in names_of(t)), st.lineno)
             for t in st.targets:
                 if isinstance(t, ast.Subscript):
-                    _store_item(t, v, ev, st.lineno)
+                    try:
+                        _store_item(t, v, ev, st.lineno)
+                    except ConvertError as e:
+                        # a store the evaluation does not model (os.environ["X"] = v): what it
+                        # changes is not followed, so the stored-into name is no longer known
+                        root = _root_name(t)
+                        if root is None:
+                            raise
+                        env[root] = Unresolved(root, st.lineno, f"stored into at line {st.lineno} "
+                                               f"({ast.unparse(t)[:80]}), a store the evaluation does not follow: {e}")
                     continue
                 try:
                     assign_target(t, v, env)
@@ -962,6 +973,37 @@ def run_straight(body: list, env: dict, ev: Evaluator, budget: list | None = Non
                     break
             if not broke:
                 run_straight(st.orelse, env, ev, budget)
+        elif isinstance(st, ast.While):
+            broke = False
+            while True:
+                test = eval_or_unresolved(ev, st.test, "condition", st.lineno)
+                if isinstance(test, Unresolved):
+                    # from here on the loop's effect is not determined
+                    _no_exit_under(st.body + st.orelse, f"the while loop at line {st.lineno}, whose condition "
+                                   f"depends on {test.root().name}", test, loop=True)
+                    for n, line in assigned_in(st.body + st.orelse):
+                        env[n] = Unresolved(n, line, f"assigned in the while loop at line {st.lineno}, whose "
+                                            f"condition depends on {test.root().name}", test)
+                    broke = True
+                    break
+                if not test:
+                    break
+                budget[0] += 1
+                SIBLINGS["iterations"] = SIBLINGS.get("iterations", 0) + 1
+                if budget[0] > MAX_STRAIGHT_ITERATIONS:
+                    raise ConvertError(f"more than {MAX_STRAIGHT_ITERATIONS} loop iterations in one evaluation")
+                if SIBLINGS["iterations"] > MAX_TOTAL_ITERATIONS:
+                    raise ConvertError(f"more than {MAX_TOTAL_ITERATIONS} loop iterations of helper code in this "
+                                       "extraction")
+                try:
+                    run_straight(st.body, env, ev, budget)
+                except _Continue:
+                    continue
+                except _Break:
+                    broke = True
+                    break
+            if not broke:
+                run_straight(st.orelse, env, ev, budget)
         elif isinstance(st, ast.Break):
             raise _Break()
         elif isinstance(st, ast.Continue):
@@ -990,7 +1032,7 @@ def run_straight(body: list, env: dict, ev: Evaluator, budget: list | None = Non
             env[st.name] = FuncValue(st, env)
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
             bind_imports(st, env)
-        elif isinstance(st, (ast.While, ast.With, ast.AsyncWith, ast.Try, ast.AsyncFor)) or \
+        elif isinstance(st, (ast.With, ast.AsyncWith, ast.Try, ast.AsyncFor)) or \
                 type(st).__name__ in ("Match", "TryStar"):
             _no_exit_under([st], f"a {type(st).__name__.lower()} statement at line {st.lineno}, which the "
                            "static evaluation does not run", None)
@@ -1033,6 +1075,12 @@ def _load(target):
     """The target of an augmented assignment as an expression (its current value)."""
     t = ast.parse(ast.unparse(target), mode="eval").body
     return ast.copy_location(t, target)
+
+
+def _root_name(node):
+    while isinstance(node, (ast.Subscript, ast.Attribute)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
 
 
 def _store_item(target: ast.Subscript, value, ev: Evaluator, line: int) -> None:
