@@ -454,6 +454,9 @@ class Evaluator(Translator):
             return getattr(base, attr)
         if isinstance(base, str) and attr in ("upper", "lower", "startswith", "endswith", "replace", "split"):
             return getattr(base, attr)
+        if isinstance(base, BufferRef) and attr == "allocated_addr":
+            import tmem_ops  # the pool column of a TMEM buffer (tmem_ops.py)
+            return tmem_ops.allocated_addr(base)
         if isinstance(base, BufferRef) and attr in ("shape", "dtype"):
             return getattr(base, attr)
         if isinstance(base, BufferRef) and attr == "ptr_to":
@@ -469,6 +472,9 @@ class Evaluator(Translator):
                 raise UnresolvedError(Unresolved(f"{base.name}.{attr}", v.line, f"imported by {base.file} from "
                                                  f"{v.module} (not read)"))
             return v
+        if isinstance(base, Pool) and base.kind == "tmem" and attr == "offset":
+            import tmem_ops  # the TMEM pool's bump offset (tmem_ops.py)
+            return tmem_ops.pool_offset(base, node)
         if isinstance(base, Pool):
             raise ConvertError(f"{ast.unparse(node)!r}: attribute of an allocator")
         raise ConvertError(f"cannot evaluate attribute {ast.unparse(node)!r}")
@@ -476,6 +482,10 @@ class Evaluator(Translator):
     def call(self, node: ast.Call):
         fname = strip_builder(dotted(node.func) or "")
         short = fname.split(".")[-1]
+        import tmem_ops  # TMEM address arithmetic: get_tmem_addr, casts of an address (tmem_ops.py)
+        v = tmem_ops.eval_call(self, node, short)
+        if v is not tmem_ops.NOT_HANDLED:
+            return v
         if short in ("meta_var",) and len(node.args) == 1:
             return self.value(node.args[0])
         if short in ("cast", "reinterpret_cast") and len(node.args) == 2 and fname.startswith(("cast", "T.", "Tx.")):

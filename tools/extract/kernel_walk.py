@@ -17,6 +17,7 @@ import ast
 import allocators
 import fragments
 import instr_ops
+import tmem_ops
 import op_sites
 import tir_buffers
 import tvm_classes
@@ -269,6 +270,8 @@ class Walker:
                     env[n] = u
         elif isinstance(st, ast.Expr):
             if isinstance(st.value, ast.Call) and instr_ops.bind_encoder(st.value, env, ex, st.lineno):
+                return
+            if isinstance(st.value, ast.Call) and tmem_ops.pool_statement(st.value, env):
                 return
             if isinstance(st.value, ast.Call) and self.state_call(st.value, env, cond):
                 return

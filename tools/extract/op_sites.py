@@ -135,14 +135,18 @@ def record(call: ast.Call, env, ev, ex, line: int, cond) -> None:
                 return
         elif _raw_alloc_kind(_ptx_text(call, env)):
             op = _raw_tmem_alloc(call, _ptx_text(call, env), ev, ex)
-        elif (_ptx_text(call, env) or "").startswith(("cp.async.bulk.tensor.", "tcgen05.mma.", "tcgen05.ld.")):
+        elif (_ptx_text(call, env) or "").startswith(("cp.async.bulk.tensor.", "tcgen05.mma.", "tcgen05.ld.",
+                                                      "tcgen05.st.", "tcgen05.cp.")):
             import instr_ops
             import mma_forms
+            import tmem_cp
+            import tmem_ops
             from allocators import _emit
             text = _ptx_text(call, env)
             ops = instr_ops.tma_ops(call, text, env, ex) if text.startswith("cp.async") else \
                 mma_forms.mma_ops(call, text, env, ex) if text.startswith("tcgen05.mma") else \
-                instr_ops.ld_ops(call, text, env, ex, _emit)
+                tmem_cp.cp_ops(call, text, env, ex) if text.startswith("tcgen05.cp") else \
+                tmem_ops.ldst_ops(call, text, env, ex, _emit)
             for i, op in enumerate(ops):
                 if len(ops) > 1:
                     op["_suffix"] = ".w" + "_".join(str(w) for w in op["warps"][:1])
