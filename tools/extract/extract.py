@@ -355,7 +355,8 @@ def jsonable(v):
 
 
 def extract(source: str, file_label: str, overrides: dict, function: str | None = None,
-            source_dir: str | None = None, instance: str = "cta0-first-tile", serial_iterations: int = 1) -> dict:
+            source_dir: str | None = None, instance: str = "cta0-first-tile", serial_iterations: int = 1,
+            target: str = "sm_100a") -> dict:
     try:
         tree = ast.parse(source, filename=file_label)
     except SyntaxError as e:
@@ -364,7 +365,8 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
     except (ValueError, RecursionError, MemoryError) as e:
         raise InputError("extract.syntax", f"{file_label}: not parsable as Python: {e}") from None
     set_source_dir(source_dir)
-    kernel_env.SETTINGS.update(instance=instance, serial_iterations=serial_iterations)
+    kernel_env.SETTINGS.update(instance=instance, serial_iterations=serial_iterations, target=target,
+                               overrides=overrides)
     kernel_env.CONVENTION_USED.clear()
     py_classes.OVERRIDES = dict(overrides)
     py_classes.FIELD_OVERRIDES.clear()
@@ -393,6 +395,8 @@ def build_model(result: dict, args, file_label: str) -> dict:
         source["commit"] = args.commit
     source["notes"] = f"extracted by {TOOL} from {os.path.basename(file_label)} (functions: " \
                       f"{', '.join(result['roots'])})"
+    for o in ex.ops:
+        o.pop("_run", None)  # reg_access.py's bookkeeping of merged casts
     model = {"format": 2, "kernel": kernel, "target": args.target, "source": source,
              "buffers": ex.buffers, "ops": ex.ops}
     model["extraction"] = {
@@ -479,7 +483,8 @@ def main(argv=None) -> int:
             if not 0 <= args.serial_iterations <= 256:
                 raise InputError("cli.usage", f"--serial-iterations {args.serial_iterations}: not in 0..256")
             result = extract(source, path, overrides, args.function,
-                             os.path.dirname(os.path.abspath(path)), args.instance, args.serial_iterations)
+                             os.path.dirname(os.path.abspath(path)), args.instance, args.serial_iterations,
+                             args.target)
         except RecursionError:
             raise InputError("extract.input", f"{path}: nests too deeply to walk") from None
         except InputError:

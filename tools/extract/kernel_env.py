@@ -36,6 +36,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import corpus_notation as cn  # noqa: E402  (reused: the translator and the notation vocabulary)
 from corpus_notation import ConvertError, Translator, dotted, strip_builder  # noqa: E402
 from warps import ThreadIndex  # noqa: E402
+import kern_forms  # noqa: E402  (kern DSL roles, loop frames, stage views)
+import target_facts  # noqa: E402  (facts of the target machine: hardware_num_sms())
 import tvm_classes  # noqa: E402  (TVM's PipelineState / SmemDescriptor, as TVM defines them)
 import py_classes  # noqa: E402  (the file's @dataclass configuration classes)
 
@@ -52,7 +54,7 @@ KERN_INT_OPS = {"shift_right": lambda a, b: a >> b, "shift_left": lambda a, b: a
                 "bitwise_xor": lambda a, b: a ^ b}
 # The representative instance an extraction models (docs/extract.md, "Representative
 # instance"): extract.py sets these from --instance / --serial-iterations before a walk.
-SETTINGS = {"instance": "cta0-first-tile", "serial_iterations": 1}
+SETTINGS = {"instance": "cta0-first-tile", "serial_iterations": 1, "target": "sm_100a", "overrides": {}}
 CONVENTION_USED: dict = {}   # (what, line) -> {"what", "line", "value"}: bindings the convention made
 CTA_INDEX_FUNCS = {"cta_id_in_cluster", "cta_id", "cluster_id", "block_id", "cta_rank_in_cluster"}
 SREG_CTA = {"cluster_ctarank", "ctaid.x", "ctaid.y", "ctaid.z", "clusterid.x", "clusterid.y", "clusterid.z",
@@ -312,14 +314,6 @@ class Evaluator(Translator):
             return self.call(node)
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
             return tuple(self.comprehension(node))
-        if isinstance(node, ast.BoolOp):
-            # Python's and / or: short-circuit, the value of the operand that decides
-            v = None
-            for operand in node.values:
-                v = self.value(operand)
-                if isinstance(node.op, ast.And) and not v or isinstance(node.op, ast.Or) and v:
-                    return v
-            return v
         if isinstance(node, (ast.Tuple, ast.List)) and any(isinstance(e, ast.Starred) for e in node.elts):
             out = []
             for e in node.elts:
@@ -403,6 +397,20 @@ class Evaluator(Translator):
             hi = self.value(s.upper) if s.upper else None
             st = self.value(s.step) if s.step else None
             return base[lo:hi:st]
+        if isinstance(node, ast.BoolOp):
+            # Python's short circuit: `K <= 1024 or total > 2 * num_sms` is decided by its first operand
+            # when that is true, whatever the second (which may be a runtime value)
+            v = None
+            for e in node.values:
+                v = self.value(e)
+                if bool(v) == isinstance(node.op, ast.Or):
+                    return v
+            return v
+        if isinstance(node, ast.Subscript) and not isinstance(node.slice, (ast.Slice, ast.Tuple)) and \
+                isinstance(node.value, ast.Name) and isinstance(self.env.get(node.value.id), BufferRef) and \
+                len(self.env[node.value.id].shape) == 3:
+            # kern: `tile[stage]` of a staged swizzled tile is the view of that stage (kern_forms.py)
+            return kern_forms.StageView(self.env[node.value.id], self.value(node.slice))
         if isinstance(node, ast.Set):
             return frozenset(self.value(e) for e in node.elts)
         if isinstance(node, ast.Name) and node.id in self.env and isinstance(self.env[node.id], BufferRef):
@@ -426,6 +434,12 @@ class Evaluator(Translator):
             if attr in tvm_classes.STATE_METHODS:
                 raise ConvertError(f"{ast.unparse(node)!r}: a PipelineState method (a statement)")
             return base.read(attr, node)
+        if isinstance(base, kern_forms.StageView):
+            return base.attr(attr)
+        if isinstance(base, BufferRef) and attr in ("m8n8", "m8n8x4"):
+            return kern_forms.view_attr(base, attr)
+        if isinstance(base, kern_forms.Specialize) and attr == "role":
+            raise ConvertError("role() is evaluated at its call")
         if isinstance(base, tvm_classes.SmemDescObj):
             if attr == "add_16B_offset":
                 return tvm_classes.add_16B_offset(base)
@@ -488,7 +502,7 @@ class Evaluator(Translator):
             return v
         if short in ("meta_var",) and len(node.args) == 1:
             return self.value(node.args[0])
-        if short in ("cast", "reinterpret_cast") and len(node.args) == 2 and fname.startswith(("cast", "T.", "Tx.")):
+        if short in ("cast", "reinterpret_cast") and len(node.args) == 2 and fname.startswith(("cast", "T.", "Tx.", "K.")):
             v = self.value(node.args[0])  # Tx.cast(x, "uint32") of an integer is the integer
             if isinstance(v, int) and not isinstance(v, bool):
                 return int(v)
@@ -549,11 +563,48 @@ class Evaluator(Translator):
         if convention_on() and "Scheduler" in short and short[:1].isupper():
             return Scheduler(short, node.lineno)
         if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), Imported) and \
+                not node.keywords and not node.args:
+            # a fact of the target machine (target_facts.py: hardware_num_sms()), recorded
+            got = target_facts.target_call(self.env[node.func.id], [], SETTINGS.get("overrides", {}),
+                                           SETTINGS.get("target"))
+            if got is not None and got[0] == "value":
+                note_convention(got[2], node.lineno, got[1])
+                return got[1]
+            if got is not None:
+                raise UnresolvedError(Unresolved(ast.unparse(node), node.lineno, got[1]))
+        if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), Imported) and \
                 not node.keywords:
             args = [self.value(a) for a in node.args]
             obj = tvm_classes.construct(self.env[node.func.id], args, node.lineno, "unset")
             if obj is not None:
                 return obj
+        if fname in ("K.specialize", "Kern.specialize"):
+            return kern_forms.Specialize(node.lineno)
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "role" and \
+                isinstance(node.func.value, ast.Name) and \
+                isinstance(self.env.get(node.func.value.id), kern_forms.Specialize):
+            return kern_forms.role_of(self.env[node.func.value.id], self, node)
+        if fname in ("K.PipelineState", "Kern.PipelineState"):
+            # kern re-exports TVM's class (kern/__init__.py:41): the same semantics (tvm_classes.py)
+            args = [self.value(a) for a in node.args]
+            kw = {k.arg: self.value(k.value) for k in node.keywords if k.arg}
+            if set(kw) - {"depth", "phase"} or len(args) + len(kw) > 2:
+                raise ConvertError(f"{ast.unparse(node)!r}: PipelineState(depth, phase=None) arguments")
+            depth = args[0] if args else kw.get("depth")
+            phase = args[1] if len(args) > 1 else kw.get("phase")
+            return tvm_classes.construct(Imported(tvm_classes.PIPELINE_MODULES[1], "PipelineState", node.lineno),
+                                         [depth, phase] if phase is not None else [depth], node.lineno, "unset")
+        if fname.startswith(("K.", "Kern.")) and short in ("thread_id", "warp_id", "lane_id") and \
+                not node.keywords:
+            # a kern thread index used inside an expression (`K.cast(K.thread_id(), "uint32")`)
+            import warps as _w
+            decl = _w.thread_decl(node, self)
+            if decl is not None:
+                if self.thread is not None:
+                    return decl[0].at(*self.thread)
+                u = Unresolved(ast.unparse(node), node.lineno, "a thread index (a runtime value)")
+                u.thread = True
+                raise UnresolvedError(u)
         if short == "elect_sync" and not node.args:
             if self.thread is not None:
                 return self.thread[1] == 0
@@ -639,8 +690,11 @@ class Evaluator(Translator):
             return fn(*args, **kwargs)
         return super().value(node)
 
-    def call_args(self, node: ast.Call):
-        """The call's positional and keyword arguments, `*seq` and `**mapping` expanded."""
+    def call_args(self, node: ast.Call, lazy: bool = False):
+        """The call's positional and keyword arguments, `*seq` and `**mapping` expanded.  With
+        `lazy` (a helper of the file is called) an argument the source does not fix is passed as
+        its Unresolved: the helper fails only if it uses it (_lazy)."""
+        one = self._lazy if lazy else self.value
         args, kwargs = [], {}
         for a in node.args:
             if isinstance(a, ast.Starred):
@@ -649,9 +703,9 @@ class Evaluator(Translator):
                     raise ConvertError(f"*{ast.unparse(a.value)}: not a sequence the source fixes")
                 args.extend(v)
             else:
-                args.append(self.value(a))
+                args.append(one(a))
         for k in node.keywords:
-            v = self.value(k.value)
+            v = one(k.value) if k.arg is not None else self.value(k.value)
             if k.arg is not None:
                 kwargs[k.arg] = v
             elif isinstance(v, dict):
@@ -699,10 +753,17 @@ class Evaluator(Translator):
                 (head not in self.env or isinstance(self.env[head], Imported)):
             return rest
         return None
+    def _lazy(self, node):
+        """An argument's value, or its Unresolved: the helper fails only if it uses it (Python's
+        `a or b` in the helper may never read b: `4 if K <= 1024 or ctas > 2 * num_sms else 8`)."""
+        try:
+            return self.value(node)
+        except UnresolvedError as e:
+            return e.item
 
     def call_helper(self, fv: FuncValue, node: ast.Call):
         """One level of helper calls: run a helper defined in the file on concrete arguments."""
-        args, kwargs = self.call_args(node)
+        args, kwargs = self.call_args(node, lazy=True)
         return self.run_helper(fv, args, kwargs)
 
     def run_helper(self, fv: FuncValue, args: list, kwargs: dict):
@@ -710,7 +771,7 @@ class Evaluator(Translator):
             raise ConvertError(f"helper calls nest deeper than {MAX_CALL_DEPTH}")
         env = dict(fv.closure)
         bind_arguments(fv.node, args, kwargs, env, self)
-        sub = Evaluator(env, self.depth + 1)
+        sub = Evaluator(env, self.depth + 1, self.thread)  # a helper evaluated for one lane sees its indices
         try:
             run_straight(fv.node.body, env, sub)
         except _Return as r:
@@ -785,10 +846,11 @@ def names_of(target) -> list[str]:
 
 
 def bind_arguments(fn: ast.FunctionDef, args: list, kwargs: dict, env: dict, ev: Evaluator) -> None:
-    """Bind a call's concrete arguments to `fn`'s parameters as Python does: positional, then
-    keyword, then defaults; extra positional arguments form `*args` (a tuple), extra keywords
-    `**kwargs` (a dict).  Extra arguments without such a parameter are a TypeError in Python:
-    a ConvertError here.  A parameter left without a value is Unresolved."""
+    """Bind a call's arguments to `fn`'s parameters as Python does: positional, then keyword, then
+    defaults; extra positional arguments form `*args` (a tuple), extra keywords `**kwargs` (a
+    dict).  Extra arguments without such a parameter, or two values for one, are a TypeError in
+    Python: a ConvertError here.  A parameter left without a value is Unresolved; a container
+    holding an undetermined argument is undetermined as a whole (it would hand it out as a value)."""
     a = fn.args
     params = a.posonlyargs + a.args
     defaults = [None] * (len(params) - len(a.defaults)) + list(a.defaults)
@@ -811,16 +873,21 @@ def bind_arguments(fn: ast.FunctionDef, args: list, kwargs: dict, env: dict, ev:
             env[p.arg] = _safe_value(ev, d, p.arg, fn)
         else:
             env[p.arg] = Unresolved(p.arg, fn.lineno, f"parameter of {fn.name} not passed")
+
+    def packed(name, v, items):
+        bad = next((x for x in items if isinstance(x, Unresolved)), None)
+        return Unresolved(name, fn.lineno, f"an argument packed into {name} is not determined", bad) \
+            if bad is not None else v
+
     extra = tuple(args[len(params):])
-    if a.vararg is not None:
-        env[a.vararg.arg] = extra
+    if a.vararg is not None:  # def f(*rest): the positional arguments past the named ones
+        env[a.vararg.arg] = packed(a.vararg.arg, extra, extra)
     elif extra:
         raise ConvertError(f"{fn.name}() takes {len(params)} positional arguments but {len(args)} were given")
-    rest = {k: v for k, v in kwargs.items() if k not in {p.arg for p in params[:len(args)]}}
-    if a.kwarg is not None:
-        env[a.kwarg.arg] = rest
-    elif rest:
-        raise ConvertError(f"{fn.name}() got an unexpected keyword argument {next(iter(rest))!r}")
+    if a.kwarg is not None:  # def f(**rest): the keyword arguments no named parameter takes
+        env[a.kwarg.arg] = packed(a.kwarg.arg, kwargs, kwargs.values())
+    elif kwargs:
+        raise ConvertError(f"{fn.name}() got an unexpected keyword argument {next(iter(kwargs))!r}")
 
 
 def _safe_value(ev: Evaluator, node, name: str, fn) -> object:
@@ -1033,11 +1100,22 @@ def run_straight(body: list, env: dict, ev: Evaluator, budget: list | None = Non
                 isinstance(st.value.func, ast.Attribute) and isinstance(st.value.func.value, ast.Name) and \
                 (isinstance(env.get(st.value.func.value.id), list) and st.value.func.attr in LIST_METHODS or
                  isinstance(env.get(st.value.func.value.id), dict) and st.value.func.attr in DICT_METHODS):
-            obj = env[st.value.func.value.id]
-            args, kwargs = ev.call_args(st.value)
-            getattr(obj, st.value.func.attr)(*args, **kwargs)
-            if isinstance(obj, list):
-                _bounded(len(obj), "list")
+            # a local list (a list display) or dict changed in place, as Python does (aliases see it)
+            obj, name = env[st.value.func.value.id], st.value.func.value.id
+            try:
+                args, kwargs = ev.call_args(st.value)
+                getattr(obj, st.value.func.attr)(*args, **kwargs)
+                if isinstance(obj, list):
+                    _bounded(len(obj), "list")
+            except UnresolvedError as e:
+                env[name] = Unresolved(name, st.lineno, f"changed by {name}.{st.value.func.attr}(...) with arguments "
+                                       "the source does not fix", e.item)
+            except (ConvertError, TypeError, ValueError, KeyError, IndexError) as e:
+                env[name] = Unresolved(name, st.lineno, f"changed in place by {name}.{st.value.func.attr}(...): {e}")
+        elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
+                isinstance(st.value.func, ast.Attribute) and isinstance(st.value.func.value, ast.Name) and \
+                isinstance(env.get(st.value.func.value.id), (dict, list, tuple)):
+            mutate_in_place(st.value, env, ev)  # any other method of a container: followed or unresolved
         elif isinstance(st, ast.FunctionDef):
             env[st.name] = FuncValue(st, env)
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
@@ -1102,6 +1180,41 @@ def _store_item(target: ast.Subscript, value, ev: Evaluator, line: int) -> None:
         obj[ev.value(target.slice)] = value
         return
     raise ConvertError(f"line {line}: item assignment to {ast.unparse(target.value)!r}, not a local dict or list")
+
+
+def mutate_in_place(call: ast.Call, env: dict, ev: Evaluator) -> None:
+    """`spec.update({...})`, `xs.append(v)`, `xs.extend(vs)` as statements of a helper: the name is
+    rebound to the changed value (values are kept immutable: the new dict/tuple is a copy).  Any
+    other method call on a dict or list as a statement, or arguments the source does not fix, make
+    the name unresolved (its value after the call is not followed) -- never the old value kept."""
+    name, meth, line = call.func.value.id, call.func.attr, call.lineno
+    old = env[name]
+    try:
+        args = [ev.value(a) for a in call.args]
+        kw = {k.arg: ev.value(k.value) for k in call.keywords if k.arg is not None}
+        if any(k.arg is None for k in call.keywords):
+            raise ConvertError("**arguments")
+        if isinstance(old, dict) and meth == "update" and len(args) <= 1:
+            new = dict(old)
+            if args:
+                if not isinstance(args[0], dict):
+                    raise ConvertError("update() of a non-dict")
+                new.update(args[0])
+            new.update(kw)
+        elif isinstance(old, (list, tuple)) and meth == "append" and len(args) == 1 and not kw:
+            new = type(old)(list(old) + [args[0]])
+        elif isinstance(old, (list, tuple)) and meth == "extend" and len(args) == 1 and not kw and \
+                isinstance(args[0], (list, tuple)):
+            new = type(old)(list(old) + list(args[0]))
+        else:
+            raise ConvertError(f"{meth}() is not followed")
+        _bounded(len(new), meth)
+        env[name] = new
+    except UnresolvedError as e:
+        env[name] = Unresolved(name, line, f"changed by {name}.{meth}(...) with arguments the source does not fix",
+                               e.item)
+    except ConvertError as e:
+        env[name] = Unresolved(name, line, f"changed in place by {name}.{meth}(...): {e}")
 
 
 KNOWN_MODULE_HEADS = ("tvm", "tirx_kernels.kern")
@@ -1335,7 +1448,9 @@ def bind_imports(st, env: dict) -> None:
         bound = a.asname or a.name
         if bound in cn.BUILDER_PREFIXES or bound in ("K", "Kern", "SwizzleMode", "Axis", "DataType"):
             continue
-        if st.level == 0 and mod:
+        if st.level == 0 and mod and (mod, a.name) not in target_facts.TARGET_FUNCS:
+            # (a function that answers a fact of the target, target_facts.py, is that fact, not
+            # its body: hardware_num_sms reads process state)
             mv = package_module(mod)
             if mv is not None and a.name in mv.env and not isinstance(mv.env[a.name], Imported):
                 env[bound] = mv.env[a.name]  # a name of a module of the kernel's own repository
