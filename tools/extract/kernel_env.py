@@ -285,6 +285,9 @@ class Evaluator(Translator):
         if isinstance(node, ast.Attribute):
             d = dotted(node)
             head = d.split(".")[0] if d else None
+            if d in ("math.pi", "math.e", "math.inf", "math.tau") and \
+                    (head not in self.env or isinstance(self.env[head], Imported)):
+                return getattr(math, node.attr)
             if d is None or (d not in self.env and head in self.env and
                              not isinstance(self.env[head], (Imported, Unresolved))):
                 return self.attr_of(self.value(node.value), node.attr, node)
