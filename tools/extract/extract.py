@@ -327,6 +327,11 @@ def bind_root(tree, fn, env, overrides, ex: Extraction) -> dict:
             fenv[name] = v
             if not isinstance(v, (Unresolved, LayoutExpr)):
                 ex.config[name] = {"value": v, "origin": f"call site {site_label}: {ast.unparse(node)}"}
+        elif site is None and name in cfg:
+            # an entry point no code of the file calls: the runner passes the default
+            # configuration's entries as keyword arguments, which take the place of defaults
+            fenv[name], where = cfg.get(name)
+            ex.config[name] = {"value": fenv[name], "origin": where}
         elif d is not None:
             v = eval_or_unresolved(Evaluator(fenv), d, name, fn.lineno)
             fenv[name] = v
