@@ -84,3 +84,4 @@ def _kernel(A: T.Buffer((M, K), "float16"), *, M: T.constexpr, N: T.constexpr, K
     Counted = pool.alloc((_count(),), "float32", layout=T.TileLayout(T.S[148:1]))
     Guarded = pool.alloc((_guarded(4),), "float32", layout=T.TileLayout(T.S[8:1]))
     Flagged = pool.alloc((_env_set_then_read(),), "float32", layout=T.TileLayout(T.S[2:1]))
+    Picked = pool.alloc((T.if_then_else(BM == 128, T.bitwise_or(4, 2), 1),), "float32", layout=T.TileLayout(T.S[6:1]))

@@ -622,7 +622,17 @@ class Evaluator(Translator):
                 raise UnresolvedError(Unresolved(ast.unparse(node), node.lineno, "a register declared without an "
                                                  "initial value (a runtime variable)"))
             return self.value(init)
-        if short in KERN_INT_OPS and fname.startswith(("K.", "Kern.", "T.")) and len(node.args) == 2:
+        if short in ("if_then_else",) and len(node.args) == 3 and not node.keywords and \
+                (dotted(node.func) or "").startswith(("K.", "Kern.", "T.", "Tx.", "tvm.tirx.", "tirx.")):
+            # tirx.if_then_else(cond, t, f): t or f once the condition is fixed (the unselected
+            # branch is not evaluated; apache/tvm 5d4dc87 python/tvm/tirx/op.py:2450)
+            c = self.value(node.args[0])
+            if not isinstance(c, (bool, int)):
+                raise ConvertError(f"{ast.unparse(node)!r}: a condition that is not a constant")
+            return self.value(node.args[1] if c else node.args[2])
+        if short in KERN_INT_OPS and (fname.startswith(("K.", "Kern.", "T.")) or
+                                      (dotted(node.func) or "").startswith(("K.", "Kern.", "T.", "Tx."))) and \
+                len(node.args) == 2:
             # kern DSL integer ops on values the source fixes (an address's row arithmetic)
             a, b = (self.value(x) for x in node.args)
             if not all(isinstance(x, int) and not isinstance(x, bool) for x in (a, b)):
