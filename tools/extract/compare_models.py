@@ -100,10 +100,61 @@ def sibling_imports(text):
     return out
 
 
+MAX_PACKAGE_MODULES = 24  # modules of the kernel's own package written into one scratch tree
+
+
+def package_imports(text, package):
+    """Dotted names of the file's absolute imports of `package` (`from tirx_kernels.x import a`,
+    `import tirx_kernels.x as y`): the module itself and, for `from M import a`, M.a (a is a
+    module or a name; whichever exists at the commit is written).  The builder DSL
+    (package.kern) is not read by the extractor, so it is not written either."""
+    import ast
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return set()
+    out = set()
+    for st in ast.walk(tree):
+        names = []
+        if isinstance(st, ast.ImportFrom) and st.level == 0 and st.module:
+            names = [st.module] + [f"{st.module}.{a.name}" for a in st.names]
+        elif isinstance(st, ast.Import):
+            names = [a.name for a in st.names]
+        out |= {n for n in names if n.split(".")[0] == package and not
+                (n == f"{package}.kern" or n.startswith(f"{package}.kern."))}
+    return out
+
+
+def write_package_modules(td, text, path, mirror, commit):
+    """Write the modules of the kernel's own package that `text` imports absolutely (and theirs,
+    and their relative imports) under td at their repository paths, from the same commit."""
+    package = path.split("/")[0]
+    todo, done, written = sorted(package_imports(text, package)), set(), 0
+    while todo and written < MAX_PACKAGE_MODULES:
+        mod = todo.pop(0)
+        if mod in done:
+            continue
+        done.add(mod)
+        for rel in (mod.replace(".", "/") + ".py", mod.replace(".", "/") + "/__init__.py"):
+            src = git_show(mirror, commit, rel)
+            if src is None:
+                continue
+            dst = os.path.join(td, rel)
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            with open(dst, "w") as fh:
+                fh.write(src)
+            written += 1
+            todo.extend(sorted(package_imports(src, package) - done))
+            pkg = mod if rel.endswith("__init__.py") else mod.rsplit(".", 1)[0]
+            todo.extend(f"{pkg}.{m}" for m in sorted(sibling_imports(src)) if f"{pkg}.{m}" not in done)
+            break
+
+
 def run_extract(text, path, repo, commit, kernel, params, out):
     """Extract `text` (the file at `commit`) in a scratch directory under its own file name, so
     that messages and origins name `FILE.py`, never a temporary path; the sibling modules it
-    imports relatively are written next to it from the same commit.  Returns (rc, stderr, model)."""
+    imports relatively are written next to it, and the modules of its own package it imports
+    absolutely under their repository paths, from the same commit.  Returns (rc, stderr, model)."""
     with tempfile.TemporaryDirectory() as td:
         name = os.path.basename(path)
         with open(os.path.join(td, name), "w") as fh:
@@ -120,6 +171,8 @@ def run_extract(text, path, repo, commit, kernel, params, out):
                 with open(os.path.join(td, mod + ".py"), "w") as fh:
                     fh.write(sib)
                 todo.extend(sibling_imports(sib))
+        if mirror:
+            write_package_modules(td, text, path, mirror, commit)
         args = [sys.executable, os.path.join(HERE, "extract.py"), name, "--allow-unresolved",
                 "--repo", repo, "--commit", commit, "--source-path", path, "--kernel-name", kernel,
                 "--serial-iterations", str(SERIAL_ITERATIONS.get(kernel, 1))]

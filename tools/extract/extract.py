@@ -32,7 +32,8 @@ from kernel_env import (ConvertError, Evaluator, FuncValue, Imported, Unresolved
 from kernel_walk import (Extraction, Walker, all_params, bind_buffer_params,  # noqa: E402
                          contains_interesting, is_layout_expr)
 import kernel_env  # noqa: E402
-from kernel_env import FILE_KEY, LayoutExpr, enum_class, set_source_dir  # noqa: E402
+import py_classes  # noqa: E402
+from kernel_env import FILE_KEY, LayoutExpr, class_value, set_source_dir  # noqa: E402
 import corpus_notation as cn  # noqa: E402
 from corpus_notation import dotted  # noqa: E402
 
@@ -86,9 +87,7 @@ def module_env(tree: ast.Module, overrides: dict, file: str | None = None) -> di
         elif isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
             env[st.name] = FuncValue(st, env)
         elif isinstance(st, ast.ClassDef):
-            members = enum_class(st, ev)
-            env[st.name] = members if members is not None else \
-                Unresolved(st.name, st.lineno, "a class (not evaluated)")
+            env[st.name] = class_value(st, env, ev, "a class (not evaluated: only Enum and @dataclass classes are)")
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
             bind_imports(st, env)
         elif isinstance(st, ast.If):
@@ -199,11 +198,38 @@ def find_call_site(tree, fname: str):
     return None
 
 
-def caller_env(caller, index, env, overrides, cfg, cfg_name):
+MAX_CALLER_CHAIN = 4  # callers of callers followed for a kernel's call-site arguments
+
+
+def caller_env(caller, index, env, overrides, cfg, cfg_name, tree=None, chain=()):
+    """The environment at the call of the kernel in `caller`: its parameters (--param, the
+    argument at the caller's own call site in the file — callers of callers followed up to
+    MAX_CALLER_CHAIN deep, as a kernel's own call site is — its default, the default
+    configuration), then its straight-line code before the call."""
     cenv = dict(env)
+    site = find_call_site(tree, caller.name) if tree is not None and len(chain) < MAX_CALLER_CHAIN else None
+    if site is not None and site[0].name in chain + (caller.name,):
+        site = None  # a cycle of callers: not followed
+    site_args, site_env = {}, None
+    if site is not None:
+        up, up_idx, call = site
+        site_env = caller_env(up, up_idx, env, overrides, cfg, cfg_name, tree, chain + (caller.name,))
+        params = [p.arg for p in caller.args.posonlyargs + caller.args.args]
+        for i, a in enumerate(call.args):
+            if i < len(params) and not isinstance(a, ast.Starred):
+                site_args[params[i]] = a
+        for k in call.keywords:
+            if k.arg:
+                site_args[k.arg] = k.value
     for p, d in _params_with_defaults(caller):
         if p.arg in overrides:
             cenv[p.arg] = overrides[p.arg]
+        elif p.arg in site_args:
+            cenv[p.arg] = eval_or_unresolved(Evaluator(site_env), site_args[p.arg], p.arg, site_args[p.arg].lineno)
+        elif site is None and p.arg in cfg:
+            # an entry point no code of the file calls: the runner calls it with the default
+            # configuration's entries as keyword arguments, which take the place of defaults
+            cenv[p.arg] = cfg.get(p.arg)[0]
         elif d is not None:
             cenv[p.arg] = eval_or_unresolved(Evaluator(cenv), d, p.arg, caller.lineno)
         elif p.arg in cfg:
@@ -211,23 +237,59 @@ def caller_env(caller, index, env, overrides, cfg, cfg_name):
         else:
             cenv[p.arg] = Unresolved(p.arg, caller.lineno, f"parameter of {caller.name} with no default and no "
                                      "entry in the file's default configuration")
-    kw = caller.args.kwarg
-    if kw is not None and kw.arg not in overrides:
-        # `def get_kernel(**kwargs)`: the keyword arguments of the default configuration (the
-        # entry the file's own runner passes), each key overridden by --param of that name
-        if cfg.sources:
-            d, where = cfg.sources[0]
-            cenv[kw.arg] = {k: overrides.get(k, v) for k, v in d.items()}
-        else:
-            cenv[kw.arg] = Unresolved(kw.arg, caller.lineno, f"keyword arguments of {caller.name} with no "
-                                      "default configuration in the file")
+    bind_star_params(caller, cenv, overrides, cfg, None)
     try:
         run_straight(caller.body[:index], cenv, Evaluator(cenv))
-    except (ConvertError, _Return):
+    except _Return:
         pass
+    except ConvertError as e:
+        # the caller's code before the call failed (a validate() that raises, a missing field):
+        # what it would have bound is not determined, and says why
+        for n in assigned_names(caller.body[:index]):
+            cenv[n] = Unresolved(n, caller.lineno, f"{caller.name} before line {caller.body[index].lineno} was not "
+                                 f"evaluated statically: {e}")
     for k, v in overrides.items():
         cenv[k] = v
     return cenv
+
+
+def default_kwargs(cfg, overrides: dict) -> tuple[dict, str]:
+    """The `**kwargs` of an entry point at the default configuration: the file's default
+    configuration (its first source: a default-config dictionary, else CONFIGS[0]) with
+    --param applied to its keys; {} when the file has none."""
+    if not cfg.sources:
+        return {}, "no default configuration in the file: no keyword arguments"
+    d, where = cfg.sources[0]
+    out = dict(d)
+    set_keys = [k for k in out if k in overrides]
+    for k in set_keys:
+        out[k] = overrides[k]
+    return out, where + (f" (--param {', '.join(set_keys)})" if set_keys else "")
+
+
+def bind_star_params(fn, env: dict, overrides: dict, cfg, ex) -> None:
+    """`*args` of an entry point is () and `**kwargs` its default keyword arguments
+    (default_kwargs); --param NAME overrides the whole parameter."""
+    a = fn.args
+    if a.vararg is not None:
+        env[a.vararg.arg] = overrides.get(a.vararg.arg, ())
+    if a.kwarg is not None:
+        name = a.kwarg.arg
+        if name in overrides:
+            env[name] = overrides[name]
+            return
+        env[name], where = default_kwargs(cfg, overrides)
+        if ex is not None:
+            ex.config[f"**{name}"] = {"value": env[name], "origin": where}
+
+
+def assigned_names(body) -> list:
+    out = []
+    for sub in ast.walk(ast.Module(body=list(body), type_ignores=[])):
+        if isinstance(sub, (ast.Assign, ast.AnnAssign)):
+            for t in (sub.targets if isinstance(sub, ast.Assign) else [sub.target]):
+                out.extend(names_of(t))
+    return out
 
 
 def _params_with_defaults(fn):
@@ -244,7 +306,7 @@ def bind_root(tree, fn, env, overrides, ex: Extraction) -> dict:
     site_args, site_env, site_label = {}, None, ""
     if site is not None:
         caller, idx, call = site
-        site_env = caller_env(caller, idx, env, overrides, cfg, cfg_name)
+        site_env = caller_env(caller, idx, env, overrides, cfg, cfg_name, tree)
         params = [p.arg for p in fn.args.posonlyargs + fn.args.args]
         for i, a in enumerate(call.args):
             if i < len(params):
@@ -265,6 +327,11 @@ def bind_root(tree, fn, env, overrides, ex: Extraction) -> dict:
             fenv[name] = v
             if not isinstance(v, (Unresolved, LayoutExpr)):
                 ex.config[name] = {"value": v, "origin": f"call site {site_label}: {ast.unparse(node)}"}
+        elif site is None and name in cfg:
+            # an entry point no code of the file calls: the runner passes the default
+            # configuration's entries as keyword arguments, which take the place of defaults
+            fenv[name], where = cfg.get(name)
+            ex.config[name] = {"value": fenv[name], "origin": where}
         elif d is not None:
             v = eval_or_unresolved(Evaluator(fenv), d, name, fn.lineno)
             fenv[name] = v
@@ -274,8 +341,10 @@ def bind_root(tree, fn, env, overrides, ex: Extraction) -> dict:
             fenv[name], where = cfg.get(name)
             ex.config[name] = {"value": fenv[name], "origin": where}
         else:
-            fenv[name] = Unresolved(name, fn.lineno, f"parameter of {fn.name} with no default, no call site in "
+            fenv[name] = Unresolved(name, fn.lineno, kernel_env.runtime_scalar_reason(p, fn.name) or
+                                    f"parameter of {fn.name} with no default, no call site in "
                                     "the file and no entry in its default configuration")
+    bind_star_params(fn, fenv, overrides, cfg, ex)
     bind_buffer_params(fn, fenv, ex, Evaluator(fenv))
     return fenv
 
@@ -304,6 +373,8 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
     kernel_env.SETTINGS.update(instance=instance, serial_iterations=serial_iterations, target=target,
                                overrides=overrides)
     kernel_env.CONVENTION_USED.clear()
+    py_classes.OVERRIDES = dict(overrides)
+    py_classes.FIELD_OVERRIDES.clear()
     env = module_env(tree, overrides, os.path.basename(file_label))
     roots = kernel_roots(tree, env, function)
     if not roots:
@@ -313,6 +384,8 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
     for fn in roots:
         fenv = bind_root(tree, fn, env, overrides, ex)
         Walker(ex).walk_function(FuncValue(fn, env), fenv, set())
+    for (cls, field), v in sorted(py_classes.FIELD_OVERRIDES.items()):
+        ex.config[f"{cls}.{field}"] = {"value": v, "origin": "--param (a field of every instance constructed)"}
     return {"ex": ex, "roots": [f.name for f in roots]}
 
 

@@ -297,11 +297,24 @@ def ptr_text(p) -> str:
     return f"{p.buf.name}[{', '.join(str(c) for c in p.coords)}]"
 
 
-def region_from(p, count: int, what: str) -> str:
-    """The region of `count` elements that starts at element p: the trailing dimensions from the
-    first one with a non-zero coordinate are taken so that their elements number `count`."""
+def region_from(p, count: int, what: str, box=None) -> str:
+    """The region of `count` elements that starts at element p.  With `box` (the tensor map's box,
+    innermost first) whose dimensions, innermost last, fit the buffer's trailing dimensions at p,
+    that box placed at p (a 64-column box of a 128-column buffer is 64 columns of every row,
+    not the first rows); else the trailing dimensions from the first one with a non-zero
+    coordinate, taken so that their elements number `count`."""
     shape = p.buf.shape
     n = len(shape)
+    if box is not None:
+        dims = [d for d in reversed(box)]
+        if math.prod(dims) == count and len(dims) <= n and \
+                all(p.coords[n - len(dims) + i] + d <= shape[n - len(dims) + i] for i, d in enumerate(dims)):
+            k0 = n - len(dims)
+            idx = [str(c) for c in p.coords[:k0]]
+            for i, d in enumerate(dims):
+                lo, hi = p.coords[k0 + i], p.coords[k0 + i] + d
+                idx.append(":" if (lo, hi) == (0, shape[k0 + i]) else f"{lo}:{hi}")
+            return f"{p.buf.name}[{', '.join(idx)}]"
     for k in reversed(range(n)):  # the fewest dimensions that hold the box
         inner = math.prod(shape[k + 1:])
         if any(c != 0 for c in p.coords[k + 1:]) or count % inner:
@@ -362,11 +375,18 @@ def tma_ops(call, text, env, ex) -> list[dict]:
         if ranks is not None:
             op["multicast"] = ranks
         op.update({"tensor_map": tm.model(), "coords": list(coords), "global": g,
-                   "smem": region_from(p, box, "the shared box"), "smem_address": ptr_text(p)})
+                   "smem": region_from(p, box, "the shared box", tm.box if _plain_view(tm) else None),
+                   "smem_address": ptr_text(p)})
         op["notes"] = (f"tensor map {tm.name} from cuTensorMapEncodeTiled at line {tm.line} "
                        f"(L2 promotion {tm.l2}, not modelled)")
         out.append(op)
     return out
+
+
+def _plain_view(tm: TensorMap) -> bool:
+    """Is the map its buffer's plain row-major view (dims = the shape reversed)?  Then `global` is
+    the box itself, and the shared region is the box placed at the pointer (region_from)."""
+    return list(tm.dims) == list(reversed(tm.buf.shape))
 
 
 def _global_region(tm: TensorMap, coords) -> str:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import ast
 import math
 import os
+import random as _random
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "corpus"))
@@ -38,11 +39,14 @@ from warps import ThreadIndex  # noqa: E402
 import kern_forms  # noqa: E402  (kern DSL roles, loop frames, stage views)
 import target_facts  # noqa: E402  (facts of the target machine: hardware_num_sms())
 import tvm_classes  # noqa: E402  (TVM's PipelineState / SmemDescriptor, as TVM defines them)
+import py_classes  # noqa: E402  (the file's @dataclass configuration classes)
 
 # Limits that keep a hostile file bounded: a comprehension or range evaluated statically may
 # produce at most this many elements, helper calls nest at most this deep.
 MAX_ELEMENTS = 100_000
 MAX_CALL_DEPTH = 4
+MAX_EXPONENT = 4096          # x ** n and x << n with |n| above this are not evaluated
+MAX_TOTAL_ITERATIONS = 2_000_000  # for-loop iterations of straight-line code in one extraction
 
 
 KERN_INT_OPS = {"shift_right": lambda a, b: a >> b, "shift_left": lambda a, b: a << b,
@@ -88,6 +92,18 @@ class SchedField(int):
         return SchedField(f"{self.name}[{i}]")
 
 
+# int methods evaluated on a value the source fixes ((TASK_COUNT - 1).bit_length())
+INT_METHODS = ("bit_length", "bit_count", "to_bytes", "conjugate")
+# math functions on values the source fixes (the standard library's own)
+MATH_FUNCS = {n: getattr(math, n) for n in ("ceil", "floor", "sqrt", "log", "log2", "log10", "exp", "gcd", "lcm",
+                                            "isqrt", "prod", "comb", "perm", "trunc", "pow", "fabs", "isclose",
+                                            "inf", "pi", "e")}
+PY_BUILTINS = {"abs": abs, "sum": sum, "any": any, "all": all, "sorted": sorted, "round": round, "divmod": divmod,
+               "float": float, "bool": bool, "str": str, "dict": dict, "set": set, "frozenset": frozenset,
+               "pow": pow, "hex": hex, "bin": bin, "ord": ord, "chr": chr,
+               "reversed": lambda x: tuple(reversed(x)), "enumerate": lambda x, start=0: tuple(enumerate(x, start)),
+               "zip": lambda *x: tuple(zip(*x))}
+
 KERN_CONSTS = {"int32": "int", "uint32": "int", "int64": "int", "int16": "int", "uint16": "int",
                "float32": "float", "float16": "float", "bfloat16": "float"}
 
@@ -121,6 +137,11 @@ class UnresolvedError(ConvertError):
         self.item = item
 
 
+class CodeRaises(ConvertError):
+    """A `raise` statement the evaluation reached (a validate() rejecting the configuration):
+    a fact about the source at this configuration, not an evaluation gap."""
+
+
 class LayoutExpr:
     def __init__(self, node, line: int):
         self.node, self.line = node, line
@@ -135,6 +156,13 @@ class FuncValue:
     def __init__(self, node: ast.FunctionDef, closure: dict, file: str | None = None):
         self.node, self.closure = node, closure
         self.file = file if file is not None else closure.get(FILE_KEY)  # the file it is defined in
+
+
+class PartialValue:
+    """functools.partial(func, *args, **kwargs) of a function the evaluator can call."""
+
+    def __init__(self, func, args: tuple, kwargs: dict):
+        self.func, self.args, self.kwargs = func, args, kwargs
 
 
 class ModuleValue:
@@ -171,12 +199,28 @@ def import_reason(v: "Imported") -> str:
     if v.module.startswith("."):
         return (f"imported from {v.module}, a sibling module that is not in the kernel file's directory or "
                 "is not valid Python (or does not define it)")
-    return f"imported from {v.module} (only sibling modules are read)"
+    return (f"imported from {v.module} (only sibling modules and modules of the kernel's own repository "
+            "found next to it are read)")
 
 
 class _Return(Exception):
     def __init__(self, value):
         self.value = value
+
+
+_INT_BITS = {"int8": 8, "int16": 16, "int32": 32, "int64": 64, "uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64}
+
+
+def _int_cast(dtype: str, v, node):
+    if dtype == "bool" and isinstance(v, (bool, int)):
+        return bool(v)
+    if dtype not in _INT_BITS or isinstance(v, bool) or not isinstance(v, int):
+        raise ConvertError(f"{ast.unparse(node)!r}: a cast the extraction does not evaluate")
+    bits = _INT_BITS[dtype]
+    v &= (1 << bits) - 1
+    if not dtype.startswith("u") and v >= 1 << (bits - 1):
+        v -= 1 << bits
+    return v
 
 
 def _bounded(n: int, what: str) -> None:
@@ -232,6 +276,13 @@ class Evaluator(Translator):
             raise UnresolvedError(hv)
         if isinstance(hv, Imported):
             raise UnresolvedError(Unresolved(name, hv.line, import_reason(hv)))
+        if name == head and (head in cn.BUILDER_PREFIXES or head in ("K", "Kern")):
+            raise ConvertError(f"{name} is the builder namespace, not a value")
+        if head in cn.BUILDER_PREFIXES or head in ("K", "Kern"):
+            # the builder namespace itself is known (tvm.script's tirx, the kern DSL), wherever the
+            # file imports it; this member of it has no static value here
+            raise UnresolvedError(Unresolved(name, None, f"a member of the builder namespace {head} that the "
+                                             "extraction does not evaluate (no static value here)"))
         raise UnresolvedError(Unresolved(name, None, "not defined in this file"))
 
     # -- expressions ----------------------------------------------------------------------
@@ -240,17 +291,65 @@ class Evaluator(Translator):
         if isinstance(node, ast.Attribute):
             d = dotted(node)
             head = d.split(".")[0] if d else None
+            if d in ("math.pi", "math.e", "math.inf", "math.tau") and \
+                    (head not in self.env or isinstance(self.env[head], Imported)):
+                return getattr(math, node.attr)
             if d is None or (d not in self.env and head in self.env and
                              not isinstance(self.env[head], (Imported, Unresolved))):
                 return self.attr_of(self.value(node.value), node.attr, node)
+            if d is not None and d not in self.env and head not in self.env and isinstance(node.value, ast.Attribute):
+                try:
+                    return super().value(node)
+                except UnresolvedError as e:
+                    # an attribute of a value of the notation's vocabulary (SwizzleMode.X.value)
+                    try:
+                        base = self.value(node.value)
+                    except ConvertError:
+                        raise e from None
+                    try:
+                        return self.attr_of(base, node.attr, node)
+                    except ConvertError:
+                        raise e from None
+            if d is not None and d not in self.env and head not in self.env and \
+                    (head in cn.BUILDER_PREFIXES or head in ("K", "Kern")):
+                try:
+                    return super().value(node)
+                except UnresolvedError:
+                    raise
+                except ConvertError:
+                    raise UnresolvedError(Unresolved(d, None, f"a member of the builder namespace {head} that the "
+                                                     "extraction does not evaluate (no static value here)")) from None
         if isinstance(node, ast.Call):
             return self.call(node)
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
             return tuple(self.comprehension(node))
-        if isinstance(node, ast.DictComp):  # {k: v for ...}: the pairs, evaluated like a list comprehension
-            pairs = self.comprehension(ast.ListComp(elt=ast.Tuple(elts=[node.key, node.value], ctx=ast.Load()),
-                                                    generators=node.generators))
-            return dict(pairs)
+        if isinstance(node, (ast.Tuple, ast.List)) and any(isinstance(e, ast.Starred) for e in node.elts):
+            out = []
+            for e in node.elts:
+                if isinstance(e, ast.Starred):
+                    v = self.value(e.value)
+                    if isinstance(v, dict) or not isinstance(v, (tuple, list, str, frozenset, range)):
+                        raise ConvertError(f"*{ast.unparse(e.value)}: not a sequence the source fixes")
+                    out.extend(v)
+                else:
+                    out.append(self.value(e))
+            _bounded(len(out), "sequence")
+            return tuple(out)
+        if isinstance(node, ast.DictComp):
+            return dict(self.comprehension(node))
+        if isinstance(node, ast.SetComp):
+            return frozenset(self.comprehension(node))
+        if isinstance(node, ast.Dict) and any(k is None for k in node.keys):
+            out = {}  # {**a, "k": v}: the mappings merged in order
+            for k, v in zip(node.keys, node.values):
+                if k is None:
+                    m = self.value(v)
+                    if not isinstance(m, dict):
+                        raise ConvertError(f"**{ast.unparse(v)}: not a dictionary the source fixes")
+                    out.update(m)
+                else:
+                    out[self.value(k)] = self.value(v)
+            return out
         if isinstance(node, ast.JoinedStr):
             parts = []
             for v in node.values:
@@ -272,6 +371,19 @@ class Evaluator(Translator):
             return True
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             return not self.value(node.operand)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Pow, ast.LShift)):
+            # bounded: a repeated sequence, a power or a shift the source spells with huge operands
+            # (a hostile file) is refused, never computed
+            a, b = self.value(node.left), self.value(node.right)
+            if isinstance(node.op, ast.Mult):
+                for seq, n in ((a, b), (b, a)):
+                    if isinstance(seq, (tuple, list, str)) and isinstance(n, int) and not isinstance(n, bool):
+                        _bounded(len(seq) * max(n, 0), "repeated sequence")
+                return a * b
+            if isinstance(b, int) and not isinstance(b, bool) and abs(b) > MAX_EXPONENT and \
+                    isinstance(a, int) and (abs(a) > 1 or isinstance(node.op, ast.LShift) and a != 0):
+                raise ConvertError(f"{ast.unparse(node)!r}: an exponent or shift over {MAX_EXPONENT} is not evaluated")
+            return a ** b if isinstance(node.op, ast.Pow) else a << b
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor, ast.Div)):
             a, b = self.value(node.left), self.value(node.right)
             if isinstance(node.op, ast.Div):
@@ -315,6 +427,14 @@ class Evaluator(Translator):
         return super().value(node)
 
     def attr_of(self, base, attr: str, node):
+        if isinstance(base, (py_classes.DataInstance, py_classes.DataclassDef)):
+            return base.attr(attr, self)
+        if isinstance(base, py_classes.FieldInfo) and attr in ("name", "default"):
+            return getattr(base, attr)
+        if isinstance(base, _random.Random) and attr in ("random", "uniform", "randint", "randrange", "choice"):
+            return getattr(base, attr)
+        if isinstance(base, int) and not isinstance(base, bool) and attr in INT_METHODS:
+            return getattr(base, attr)
         if isinstance(base, dict) and attr in base and isinstance(base[attr], EnumMember):
             return base[attr]
         if isinstance(base, EnumMember) and attr in ("value", "name"):
@@ -353,7 +473,7 @@ class Evaluator(Translator):
             return cn.DTYPE_BITS[base]  # a dtype given as its name ("float16".bits, tvm.DataType's field)
         if isinstance(base, cn.DType) and attr == "bits":
             return base.bits
-        if isinstance(base, dict) and attr in ("get", "keys", "values", "items"):
+        if isinstance(base, dict) and attr in ("get", "keys", "values", "items", "copy"):
             return getattr(base, attr)
         if isinstance(base, str) and attr in ("upper", "lower", "startswith", "endswith", "replace", "split"):
             return getattr(base, attr)
@@ -409,13 +529,36 @@ class Evaluator(Translator):
             return any(bool(self.value(a)) for a in node.args)
         if fname in ("tvm.tirx.all", "tirx.all", "tvm.tir.all") and node.args and not node.keywords:
             return all(bool(self.value(a)) for a in node.args)
+        if fname in ("Or", "And", "tirx.Or", "tirx.And") and len(node.args) == 2 and not node.keywords and \
+                (dotted(node.func) or "").startswith(("T.", "Tx.", "tvm.", "tirx.")):
+            # tirx.Or / tirx.And of two conditions (apache/tvm 5d4dc87 python/tvm/tirx/expr.py): the
+            # logical or / and once both sides are fixed
+            a, b = (bool(self.value(x)) for x in node.args)
+            return (a or b) if short == "Or" else (a and b)
+        if short == "bool" and len(node.args) == 1 and not node.keywords and \
+                (dotted(node.func) or "").startswith(("T.", "Tx.", "K.")):
+            v = self.value(node.args[0])
+            if not isinstance(v, (bool, int)):
+                raise ConvertError(f"{ast.unparse(node)!r}: a bool of a value that is not a constant")
+            return bool(v)
+        if short == "Cast" and len(node.args) == 2 and not node.keywords and \
+                (dotted(node.func) or "").startswith(("T.", "Tx.", "K.", "Kern.", "tvm.", "tirx.")):
+            # tirx.Cast(dtype, value) of an integer the source fixes: the value in that integer
+            # type (two's complement wrap-around, as the cast of a constant)
+            dt = self.value(node.args[0])
+            v = self.value(node.args[1])
+            dt = getattr(dt, "name", dt)
+            return _int_cast(str(dt), v, node)
         if fname == "ptx.pred" and len(node.args) == 1:
             # tags an operand as a .pred register; its value is the operand's
             # (python/tvm/backend/cuda/ptx/engine.py:892-895)
             return self.value(node.args[0])
-        if fname == "os.environ.get" and len(node.args) == 2:
-            # the value with the variable unset: the file's own default (--param NAME overrides)
-            return self.value(node.args[1])
+        if fname == "os.environ.get" and isinstance(self.env.get("os"), Unresolved):
+            raise UnresolvedError(self.env["os"])  # the environment was changed where it is not followed
+        if fname == "os.environ.get" and len(node.args) in (1, 2) and not node.keywords:
+            # the value with the variable unset: the file's own default, None without one
+            # (--param NAME overrides)
+            return self.value(node.args[1]) if len(node.args) == 2 else None
         if convention_on() and short in CTA_INDEX_FUNCS and node.args:
             # "CTA 0 on its first tile": the CTA's (cluster) indices are 0
             ext = node.args[0] if node.args else None
@@ -485,7 +628,17 @@ class Evaluator(Translator):
                 raise UnresolvedError(Unresolved(ast.unparse(node), node.lineno, "a register declared without an "
                                                  "initial value (a runtime variable)"))
             return self.value(init)
-        if short in KERN_INT_OPS and fname.startswith(("K.", "Kern.", "T.")) and len(node.args) == 2:
+        if short in ("if_then_else",) and len(node.args) == 3 and not node.keywords and \
+                (dotted(node.func) or "").startswith(("K.", "Kern.", "T.", "Tx.", "tvm.tirx.", "tirx.")):
+            # tirx.if_then_else(cond, t, f): t or f once the condition is fixed (the unselected
+            # branch is not evaluated; apache/tvm 5d4dc87 python/tvm/tirx/op.py:2450)
+            c = self.value(node.args[0])
+            if not isinstance(c, (bool, int)):
+                raise ConvertError(f"{ast.unparse(node)!r}: a condition that is not a constant")
+            return self.value(node.args[1] if c else node.args[2])
+        if short in KERN_INT_OPS and (fname.startswith(("K.", "Kern.", "T.")) or
+                                      (dotted(node.func) or "").startswith(("K.", "Kern.", "T.", "Tx."))) and \
+                len(node.args) == 2:
             # kern DSL integer ops on values the source fixes (an address's row arithmetic)
             a, b = (self.value(x) for x in node.args)
             if not all(isinstance(x, int) and not isinstance(x, bool) for x in (a, b)):
@@ -508,20 +661,117 @@ class Evaluator(Translator):
             return tuple(r)
         if fname in ("isinstance",):
             raise ConvertError("isinstance is not evaluated")
-        if fname in ("abs", "sum", "any", "all", "sorted", "reversed", "enumerate", "zip"):
-            args = [self.value(a) for a in node.args]
-            v = {"abs": abs, "sum": sum, "any": any, "all": all, "sorted": sorted,
-                 "reversed": lambda x: list(reversed(x)), "enumerate": lambda x: list(enumerate(x)),
-                 "zip": lambda *x: list(zip(*x))}[fname](*args)
-            return tuple(v) if isinstance(v, list) else v
-        if fname in ("math.prod", "prod"):
-            return math.prod(self.value(node.args[0]))
-        if fname in ("math.ceil", "ceil"):
-            return math.ceil(self.value(node.args[0]))
+        if isinstance(node.func, ast.Name) and node.func.id not in self.env and node.func.id in PY_BUILTINS:
+            args, kwargs = self.call_args(node)
+            return PY_BUILTINS[node.func.id](*args, **kwargs)
+        mf = self.math_function(node.func)
+        if mf is not None:
+            args, kwargs = self.call_args(node)
+            return mf(*args, **kwargs)
+        dc = self.dataclass_function(node.func)
+        if dc is not None:
+            args, kwargs = self.call_args(node)
+            return py_classes.dataclass_function(dc, args, kwargs, self)
+        if fname == "random.Random" and ("random" not in self.env or isinstance(self.env["random"], Imported)) or \
+                isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), Imported) and \
+                self.env[node.func.id].module == "random" and self.env[node.func.id].name == "Random":
+            # random.Random(seed): the standard library's generator, deterministic for a seed the
+            # source fixes (the random module's documented reproducibility of random())
+            args, kwargs = self.call_args(node)
+            if len(args) != 1 or kwargs or isinstance(args[0], bool) or not isinstance(args[0], (int, str)):
+                raise ConvertError(f"{ast.unparse(node)!r}: a generator without a seed the source fixes")
+            return _random.Random(args[0])
+        if self.partial_function(node.func):
+            # functools.partial(f, *args, **kwargs): f with those arguments first (the functools
+            # documentation's equivalent: f(*args, *more, **{**kwargs, **more_kwargs}))
+            args, kwargs = self.call_args(node)
+            if not args:
+                raise ConvertError("partial() without a function")
+            return PartialValue(args[0], tuple(args[1:]), kwargs)
+        if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), PartialValue):
+            pv = self.env[node.func.id]
+            args, kwargs = self.call_args(node)
+            args, kwargs = list(pv.args) + args, {**pv.kwargs, **kwargs}
+            if isinstance(pv.func, FuncValue):
+                return self.run_helper(pv.func, args, kwargs)
+            if callable(pv.func) and not isinstance(pv.func, (Imported, Unresolved)):
+                return pv.func(*args, **kwargs)
+            raise ConvertError(f"{ast.unparse(node.func)!r}: a partial of a function that is not evaluated")
         if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), FuncValue):
             return self.call_helper(self.env[node.func.id], node)
+        if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), py_classes.DataclassDef):
+            args, kwargs = self.call_args(node)
+            return self.env[node.func.id].construct(args, kwargs, self)
+        if isinstance(node.func, ast.Attribute) and (any(isinstance(a, ast.Starred) for a in node.args) or
+                                                     any(k.arg is None for k in node.keywords)):
+            fn = self.value(node.func)
+            args, kwargs = self.call_args(node)
+            return fn(*args, **kwargs)
         return super().value(node)
 
+    def call_args(self, node: ast.Call, lazy: bool = False):
+        """The call's positional and keyword arguments, `*seq` and `**mapping` expanded.  With
+        `lazy` (a helper of the file is called) an argument the source does not fix is passed as
+        its Unresolved: the helper fails only if it uses it (_lazy)."""
+        one = self._lazy if lazy else self.value
+        args, kwargs = [], {}
+        for a in node.args:
+            if isinstance(a, ast.Starred):
+                v = self.value(a.value)
+                if isinstance(v, dict) or not isinstance(v, (tuple, list, str, frozenset, range)):
+                    raise ConvertError(f"*{ast.unparse(a.value)}: not a sequence the source fixes")
+                args.extend(v)
+            else:
+                args.append(one(a))
+        for k in node.keywords:
+            v = one(k.value) if k.arg is not None else self.value(k.value)
+            if k.arg is not None:
+                kwargs[k.arg] = v
+            elif isinstance(v, dict):
+                kwargs.update(v)
+            else:
+                raise ConvertError(f"**{ast.unparse(k.value)}: not a dictionary the source fixes")
+        return args, kwargs
+
+    def partial_function(self, func) -> bool:
+        """Does `func` name functools.partial (`partial` bound by `from functools import partial`,
+        or `functools.partial`)?"""
+        if isinstance(func, ast.Name):
+            v = self.env.get(func.id)
+            return isinstance(v, Imported) and v.module == "functools" and v.name == "partial"
+        d = dotted(func) or ""
+        return d == "functools.partial" and ("functools" not in self.env or isinstance(self.env["functools"], Imported))
+
+    def math_function(self, func):
+        """A function of the standard `math` module named by `func` (`math.log2`, or a name bound
+        by `from math import log2`), or None."""
+        if isinstance(func, ast.Name):
+            v = self.env.get(func.id)
+            if isinstance(v, Imported) and v.module == "math" and v.name in MATH_FUNCS:
+                return MATH_FUNCS[v.name]
+            if func.id in ("prod", "ceil") and func.id not in self.env:
+                return MATH_FUNCS[func.id]  # as before: the corpus spelling without the module
+            return None
+        d = dotted(func) or ""
+        head, _, rest = d.partition(".")
+        if head == "math" and rest in MATH_FUNCS and (head not in self.env or isinstance(self.env[head], Imported)):
+            return MATH_FUNCS[rest]
+        return None
+
+    def dataclass_function(self, func):
+        """The name of a `dataclasses` function (`asdict`, `fields`, `replace`, ...) that `func`
+        names, or None."""
+        if isinstance(func, ast.Name):
+            v = self.env.get(func.id)
+            if isinstance(v, Imported) and v.module == "dataclasses" and v.name in py_classes.DATACLASS_FUNCS:
+                return v.name
+            return None
+        d = dotted(func) or ""
+        head, _, rest = d.partition(".")
+        if head == "dataclasses" and rest in py_classes.DATACLASS_FUNCS and \
+                (head not in self.env or isinstance(self.env[head], Imported)):
+            return rest
+        return None
     def _lazy(self, node):
         """An argument's value, or its Unresolved: the helper fails only if it uses it (Python's
         `a or b` in the helper may never read b: `4 if K <= 1024 or ctas > 2 * num_sms else 8`)."""
@@ -532,26 +782,12 @@ class Evaluator(Translator):
 
     def call_helper(self, fv: FuncValue, node: ast.Call):
         """One level of helper calls: run a helper defined in the file on concrete arguments."""
+        args, kwargs = self.call_args(node, lazy=True)
+        return self.run_helper(fv, args, kwargs)
+
+    def run_helper(self, fv: FuncValue, args: list, kwargs: dict):
         if self.depth >= MAX_CALL_DEPTH:
             raise ConvertError(f"helper calls nest deeper than {MAX_CALL_DEPTH}")
-        args = []
-        for a in node.args:
-            if isinstance(a, ast.Starred):  # f(*xs): the elements of a tuple the source fixes
-                v = self.value(a.value)
-                if not isinstance(v, (list, tuple)):
-                    raise ConvertError(f"{ast.unparse(a)!r}: *argument that is not a sequence")
-                args.extend(v)
-            else:
-                args.append(self._lazy(a))
-        kwargs = {}
-        for k in node.keywords:
-            if k.arg is None:  # f(**d): the items of a dict the source fixes
-                d = self.value(k.value)
-                if not isinstance(d, dict):
-                    raise ConvertError(f"**{ast.unparse(k.value)}: not a dict")
-                kwargs.update(d)
-            else:
-                kwargs[k.arg] = self._lazy(k.value)
         env = dict(fv.closure)
         bind_arguments(fv.node, args, kwargs, env, self)
         sub = Evaluator(env, self.depth + 1, self.thread)  # a helper evaluated for one lane sees its indices
@@ -566,7 +802,9 @@ class Evaluator(Translator):
 
         def gen(i, env):
             if i == len(node.generators):
-                out.append(Evaluator(env, self.depth).value(node.elt))
+                sub = Evaluator(env, self.depth)
+                out.append((sub.value(node.key), sub.value(node.value)) if isinstance(node, ast.DictComp)
+                           else sub.value(node.elt))
                 _bounded(len(out), "comprehension")
                 return
             g = node.generators[i]
@@ -627,40 +865,48 @@ def names_of(target) -> list[str]:
 
 
 def bind_arguments(fn: ast.FunctionDef, args: list, kwargs: dict, env: dict, ev: Evaluator) -> None:
+    """Bind a call's arguments to `fn`'s parameters as Python does: positional, then keyword, then
+    defaults; extra positional arguments form `*args` (a tuple), extra keywords `**kwargs` (a
+    dict).  Extra arguments without such a parameter, or two values for one, are a TypeError in
+    Python: a ConvertError here.  A parameter left without a value is Unresolved; a container
+    holding an undetermined argument is undetermined as a whole (it would hand it out as a value)."""
     a = fn.args
     params = a.posonlyargs + a.args
     defaults = [None] * (len(params) - len(a.defaults)) + list(a.defaults)
+    kwargs = dict(kwargs)
     for i, p in enumerate(params):
         if i < len(args):
             env[p.arg] = args[i]
-        elif p.arg in kwargs:
-            env[p.arg] = kwargs[p.arg]
+            if p.arg in kwargs and p not in a.posonlyargs:
+                raise ConvertError(f"{fn.name}() got multiple values for argument {p.arg!r}")
+        elif p.arg in kwargs and p not in a.posonlyargs:
+            env[p.arg] = kwargs.pop(p.arg)
         elif defaults[i] is not None:
             env[p.arg] = _safe_value(ev, defaults[i], p.arg, fn)
         else:
             env[p.arg] = Unresolved(p.arg, fn.lineno, f"parameter of {fn.name} not passed")
-    def packed(name, v, items):
-        # a container holding an undetermined argument would hand it out as a value: the whole
-        # name is undetermined instead
-        bad = next((x for x in items if isinstance(x, Unresolved)), None)
-        return Unresolved(name, fn.lineno, f"an argument packed into {name} is not determined", bad) \
-            if bad is not None else v
-    if a.vararg is not None:  # def f(*rest): the positional arguments past the named ones
-        rest = tuple(args[len(params):])
-        env[a.vararg.arg] = packed(a.vararg.arg, rest, rest)
-    elif len(args) > len(params):
-        raise ConvertError(f"{fn.name}() takes {len(params)} positional arguments, {len(args)} given")
-    if a.kwarg is not None:  # def f(**rest): the keyword arguments no named parameter takes
-        named = {p.arg for p in params + a.kwonlyargs}
-        rest = {k: v for k, v in kwargs.items() if k not in named}
-        env[a.kwarg.arg] = packed(a.kwarg.arg, rest, rest.values())
     for p, d in zip(a.kwonlyargs, a.kw_defaults):
         if p.arg in kwargs:
-            env[p.arg] = kwargs[p.arg]
+            env[p.arg] = kwargs.pop(p.arg)
         elif d is not None:
             env[p.arg] = _safe_value(ev, d, p.arg, fn)
         else:
             env[p.arg] = Unresolved(p.arg, fn.lineno, f"parameter of {fn.name} not passed")
+
+    def packed(name, v, items):
+        bad = next((x for x in items if isinstance(x, Unresolved)), None)
+        return Unresolved(name, fn.lineno, f"an argument packed into {name} is not determined", bad) \
+            if bad is not None else v
+
+    extra = tuple(args[len(params):])
+    if a.vararg is not None:  # def f(*rest): the positional arguments past the named ones
+        env[a.vararg.arg] = packed(a.vararg.arg, extra, extra)
+    elif extra:
+        raise ConvertError(f"{fn.name}() takes {len(params)} positional arguments but {len(args)} were given")
+    if a.kwarg is not None:  # def f(**rest): the keyword arguments no named parameter takes
+        env[a.kwarg.arg] = packed(a.kwarg.arg, kwargs, kwargs.values())
+    elif kwargs:
+        raise ConvertError(f"{fn.name}() got an unexpected keyword argument {next(iter(kwargs))!r}")
 
 
 def _safe_value(ev: Evaluator, node, name: str, fn) -> object:
@@ -680,49 +926,279 @@ def eval_or_unresolved(ev: Evaluator, node, name: str, line: int):
         return Unresolved(name, line, f"depends on {e.item.name}", e.item)
     except RecursionError:
         return Unresolved(name, line, "expression nests too deeply")
+    except CodeRaises as e:
+        return Unresolved(name, line, str(e))
     except (ConvertError, ArithmeticError, TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
         return Unresolved(name, line, f"not evaluated statically: {e}")
 
 
-def run_straight(body: list, env: dict, ev: Evaluator) -> None:
-    """Execute straight-line code of a helper or a kernel builder: assignments, ifs with
-    decidable tests, returns.  Names assigned under an undecidable test become Unresolved."""
+def _is_instance(node, ev: Evaluator) -> bool:
+    """Does `node` name a configuration object (py_classes.DataInstance)?"""
+    try:
+        return isinstance(ev.value(node), py_classes.DataInstance)
+    except Exception:  # noqa: BLE001 - not evaluable: not such an object
+        return False
+
+
+MAX_STRAIGHT_ITERATIONS = MAX_ELEMENTS  # loop iterations one helper evaluation may run
+
+
+class _Break(Exception):
+    pass
+
+
+class _Continue(Exception):
+    pass
+
+
+def assigned_in(stmts) -> list[tuple[str, int]]:
+    """(name, line) of every name the statements bind: assignments, augmented assignments,
+    loop targets, `with ... as`, walrus."""
+    out = []
+    for sub in ast.walk(ast.Module(body=list(stmts), type_ignores=[])):
+        targets = []
+        if isinstance(sub, ast.Assign):
+            targets = sub.targets
+        elif isinstance(sub, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)):
+            targets = [sub.target]
+        elif isinstance(sub, (ast.With, ast.AsyncWith)):
+            targets = [i.optional_vars for i in sub.items if i.optional_vars is not None]
+        elif isinstance(sub, ast.NamedExpr):
+            targets = [sub.target]
+        for t in targets:
+            out.extend((n, sub.lineno) for n in names_of(t))
+    return out
+
+
+def _straight_value(ev: Evaluator, node, name: str, line: int):
+    """A right-hand side in straight-line code: a list display is a Python list (mutable by
+    `.append` / `.extend` further down, as in Python); everything else as eval_or_unresolved."""
+    if isinstance(node, ast.List):
+        v = eval_or_unresolved(ev, node, name, line)
+        return list(v) if isinstance(v, tuple) else v
+    return eval_or_unresolved(ev, node, name, line)
+
+
+LIST_METHODS = ("append", "extend", "insert", "pop", "sort", "reverse", "clear")
+DICT_METHODS = ("update", "setdefault", "pop", "clear")
+
+
+def run_straight(body: list, env: dict, ev: Evaluator, budget: list | None = None) -> None:
+    """Execute straight-line code of a helper or a kernel builder as Python does: assignments
+    (a list display is a mutable list), augmented assignments, ifs with decidable tests, `for`
+    loops over values the source fixes (with break / continue / else; at most
+    MAX_STRAIGHT_ITERATIONS iterations in one evaluation), `assert`, returns, raises (a
+    CodeRaises), `x.append(...)`-style calls on local lists and dicts and method calls on
+    configuration objects.  Names assigned under an undecidable test, in a loop over values
+    the source does not fix, or in a statement not run here (while, with, try) become
+    Unresolved, naming why; nothing is skipped silently."""
+    if budget is None:
+        budget = [0]
     for st in body:
         if isinstance(st, ast.Return):
-            raise _Return(ev.value(st.value) if st.value is not None else None)
+            v = ev.value(st.value) if st.value is not None else None
+            raise _Return(tuple(v) if isinstance(v, list) else v)
         if isinstance(st, ast.Assign):
-            v = eval_or_unresolved(ev, st.value, "/".join(n for t in st.targets for n in names_of(t)), st.lineno)
+            v = _straight_value(ev, st.value, "/".join(n for t in st.targets for n in names_of(t)), st.lineno)
             for t in st.targets:
+                if isinstance(t, ast.Subscript):
+                    try:
+                        _store_item(t, v, ev, st.lineno)
+                    except ConvertError as e:
+                        # a store the evaluation does not model (os.environ["X"] = v): what it
+                        # changes is not followed, so the stored-into name is no longer known
+                        root = _root_name(t)
+                        if root is None:
+                            raise
+                        env[root] = Unresolved(root, st.lineno, f"stored into at line {st.lineno} "
+                                               f"({ast.unparse(t)[:80]}), a store the evaluation does not follow: {e}")
+                    continue
                 try:
                     assign_target(t, v, env)
                 except ConvertError as e:
                     for n in names_of(t):
                         env[n] = Unresolved(n, st.lineno, str(e))
         elif isinstance(st, ast.AnnAssign) and st.value is not None:
-            v = eval_or_unresolved(ev, st.value, "/".join(names_of(st.target)), st.lineno)
+            v = _straight_value(ev, st.value, "/".join(names_of(st.target)), st.lineno)
             assign_target(st.target, v, env)
+        elif isinstance(st, ast.AugAssign):
+            expr = ast.BinOp(left=_load(st.target), op=st.op, right=st.value)
+            ast.copy_location(expr, st)
+            ast.fix_missing_locations(expr)
+            v = eval_or_unresolved(ev, expr, "/".join(names_of(st.target)), st.lineno)
+            if isinstance(st.target, ast.Subscript):
+                _store_item(st.target, v, ev, st.lineno)
+            else:
+                assign_target(st.target, v, env)
         elif isinstance(st, ast.If):
             test = eval_or_unresolved(ev, st.test, "condition", st.lineno)
             if isinstance(test, Unresolved):
-                for sub in ast.walk(ast.Module(body=st.body + st.orelse, type_ignores=[])):
-                    if isinstance(sub, (ast.Assign, ast.AnnAssign)):
-                        for t in (sub.targets if isinstance(sub, ast.Assign) else [sub.target]):
-                            for n in names_of(t):
-                                env[n] = Unresolved(n, sub.lineno, f"assigned under the condition at line "
-                                                    f"{st.lineno}, which depends on {test.root().name}",
-                                                    test)
+                _no_exit_under(st.body + st.orelse, f"the condition at line {st.lineno}, which depends on "
+                               f"{test.root().name}", test)
+                for n, line in assigned_in(st.body + st.orelse):
+                    env[n] = Unresolved(n, line, f"assigned under the condition at line {st.lineno}, which depends "
+                                        f"on {test.root().name}", test)
             else:
-                run_straight(st.body if test else st.orelse, env, ev)
+                run_straight(st.body if test else st.orelse, env, ev, budget)
+        elif isinstance(st, ast.For):
+            items = eval_or_unresolved(ev, st.iter, "loop", st.lineno)
+            if isinstance(items, Unresolved) or not isinstance(items, (tuple, list, dict, str, frozenset, range)):
+                why = items.root().name if isinstance(items, Unresolved) else "a value that is not a sequence"
+                _no_exit_under(st.body + st.orelse, f"the loop at line {st.lineno}, whose values depend on {why}",
+                               items if isinstance(items, Unresolved) else None, loop=True)
+                for n, line in assigned_in([st]):
+                    env[n] = Unresolved(n, line, f"assigned in the loop at line {st.lineno}, whose values depend on "
+                                        f"{why}", items if isinstance(items, Unresolved) else None)
+                continue
+            broke = False
+            for item in list(items):
+                budget[0] += 1
+                SIBLINGS["iterations"] = SIBLINGS.get("iterations", 0) + 1
+                if budget[0] > MAX_STRAIGHT_ITERATIONS:
+                    raise ConvertError(f"more than {MAX_STRAIGHT_ITERATIONS} loop iterations in one evaluation")
+                if SIBLINGS["iterations"] > MAX_TOTAL_ITERATIONS:
+                    raise ConvertError(f"more than {MAX_TOTAL_ITERATIONS} loop iterations of helper code in this "
+                                       "extraction")
+                assign_target(st.target, item, env)
+                try:
+                    run_straight(st.body, env, ev, budget)
+                except _Continue:
+                    continue
+                except _Break:
+                    broke = True
+                    break
+            if not broke:
+                run_straight(st.orelse, env, ev, budget)
+        elif isinstance(st, ast.While):
+            broke = False
+            while True:
+                test = eval_or_unresolved(ev, st.test, "condition", st.lineno)
+                if isinstance(test, Unresolved):
+                    # from here on the loop's effect is not determined
+                    _no_exit_under(st.body + st.orelse, f"the while loop at line {st.lineno}, whose condition "
+                                   f"depends on {test.root().name}", test, loop=True)
+                    for n, line in assigned_in(st.body + st.orelse):
+                        env[n] = Unresolved(n, line, f"assigned in the while loop at line {st.lineno}, whose "
+                                            f"condition depends on {test.root().name}", test)
+                    broke = True
+                    break
+                if not test:
+                    break
+                budget[0] += 1
+                SIBLINGS["iterations"] = SIBLINGS.get("iterations", 0) + 1
+                if budget[0] > MAX_STRAIGHT_ITERATIONS:
+                    raise ConvertError(f"more than {MAX_STRAIGHT_ITERATIONS} loop iterations in one evaluation")
+                if SIBLINGS["iterations"] > MAX_TOTAL_ITERATIONS:
+                    raise ConvertError(f"more than {MAX_TOTAL_ITERATIONS} loop iterations of helper code in this "
+                                       "extraction")
+                try:
+                    run_straight(st.body, env, ev, budget)
+                except _Continue:
+                    continue
+                except _Break:
+                    broke = True
+                    break
+            if not broke:
+                run_straight(st.orelse, env, ev, budget)
+        elif isinstance(st, ast.Break):
+            raise _Break()
+        elif isinstance(st, ast.Continue):
+            raise _Continue()
+        elif isinstance(st, ast.Assert):
+            ok = eval_or_unresolved(ev, st.test, "assertion", st.lineno)
+            if not isinstance(ok, Unresolved) and not ok:
+                raise CodeRaises(f"the file's own assert at line {st.lineno} fails at this configuration"
+                                 + (f": {ast.unparse(st.msg)[:160]}" if st.msg is not None else ""))
         elif isinstance(st, ast.Raise):
-            raise ConvertError(f"the code raises at line {st.lineno}")
+            raise CodeRaises(f"the file's own code raises at line {st.lineno} at this configuration" +
+                             (f": {ast.unparse(st.exc)[:160]}" if st.exc is not None else ""))
+        elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
+                isinstance(st.value.func, ast.Attribute) and _is_instance(st.value.func.value, ev):
+            ev.value(st.value)  # cfg.validate(): a method of a configuration object, run (it may raise)
+        elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
+                isinstance(st.value.func, ast.Attribute) and isinstance(st.value.func.value, ast.Name) and \
+                (isinstance(env.get(st.value.func.value.id), list) and st.value.func.attr in LIST_METHODS or
+                 isinstance(env.get(st.value.func.value.id), dict) and st.value.func.attr in DICT_METHODS):
+            # a local list (a list display) or dict changed in place, as Python does (aliases see it)
+            obj, name = env[st.value.func.value.id], st.value.func.value.id
+            try:
+                args, kwargs = ev.call_args(st.value)
+                getattr(obj, st.value.func.attr)(*args, **kwargs)
+                if isinstance(obj, list):
+                    _bounded(len(obj), "list")
+            except UnresolvedError as e:
+                env[name] = Unresolved(name, st.lineno, f"changed by {name}.{st.value.func.attr}(...) with arguments "
+                                       "the source does not fix", e.item)
+            except (ConvertError, TypeError, ValueError, KeyError, IndexError) as e:
+                env[name] = Unresolved(name, st.lineno, f"changed in place by {name}.{st.value.func.attr}(...): {e}")
         elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
                 isinstance(st.value.func, ast.Attribute) and isinstance(st.value.func.value, ast.Name) and \
                 isinstance(env.get(st.value.func.value.id), (dict, list, tuple)):
-            mutate_in_place(st.value, env, ev)
+            mutate_in_place(st.value, env, ev)  # any other method of a container: followed or unresolved
         elif isinstance(st, ast.FunctionDef):
             env[st.name] = FuncValue(st, env)
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
             bind_imports(st, env)
+        elif isinstance(st, (ast.With, ast.AsyncWith, ast.Try, ast.AsyncFor)) or \
+                type(st).__name__ in ("Match", "TryStar"):
+            _no_exit_under([st], f"a {type(st).__name__.lower()} statement at line {st.lineno}, which the "
+                           "static evaluation does not run", None)
+            for n, line in assigned_in([st]):
+                env[n] = Unresolved(n, line, f"assigned in a {type(st).__name__.lower()} statement at line "
+                                    f"{st.lineno}, which the static evaluation does not run")
+
+
+def _control_exits(stmts, in_loop: bool = False):
+    """`return` statements in `stmts`, and `break` / `continue` that leave them (not those of a
+    loop inside), not looking into nested functions or classes."""
+    for st in stmts:
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(st, ast.Return) or isinstance(st, (ast.Break, ast.Continue)) and not in_loop:
+            yield st
+            continue
+        loop = isinstance(st, (ast.For, ast.AsyncFor, ast.While))
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            sub = getattr(st, field, None)
+            if isinstance(sub, list):
+                inner = [x for x in sub if isinstance(x, ast.stmt)]
+                for h in sub:
+                    if not isinstance(h, ast.stmt) and hasattr(h, "body"):
+                        inner.extend(h.body)  # except handlers, match cases
+                yield from _control_exits(inner, in_loop or (loop and field == "body"))
+
+
+def _no_exit_under(stmts, where: str, cause, loop: bool = False) -> None:
+    """Code that the evaluation does not run (an undecided branch or loop, a while/with/try) must not
+    decide the function's control flow: a `return` in it (or a `break` / `continue` leaving it)
+    makes the result undetermined, never the value of the code after it."""
+    for ex in _control_exits(stmts, in_loop=loop):
+        what = "return" if isinstance(ex, ast.Return) else type(ex).__name__.lower()
+        raise UnresolvedError(Unresolved(f"{what} at line {ex.lineno}", ex.lineno, f"a {what} under {where}: "
+                                         "which way the function leaves is not determined", cause))
+
+
+def _load(target):
+    """The target of an augmented assignment as an expression (its current value)."""
+    t = ast.parse(ast.unparse(target), mode="eval").body
+    return ast.copy_location(t, target)
+
+
+def _root_name(node):
+    while isinstance(node, (ast.Subscript, ast.Attribute)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _store_item(target: ast.Subscript, value, ev: Evaluator, line: int) -> None:
+    """`d[k] = v` on a local dict or list the source fixes; else a ConvertError."""
+    obj = ev.value(target.value)
+    if isinstance(value, Unresolved):
+        raise UnresolvedError(value)
+    if isinstance(obj, (dict, list)) and not isinstance(target.slice, ast.Slice):
+        obj[ev.value(target.slice)] = value
+        return
+    raise ConvertError(f"line {line}: item assignment to {ast.unparse(target.value)!r}, not a local dict or list")
 
 
 def mutate_in_place(call: ast.Call, env: dict, ev: Evaluator) -> None:
@@ -776,37 +1252,84 @@ def set_source_dir(path: str | None) -> None:
     SIBLINGS["dir"] = path
     SIBLINGS["cache"] = {}
     SIBLINGS["loading"] = set()
+    SIBLINGS["stack"] = []
+    SIBLINGS["iterations"] = 0
+
+
+def _current_dir():
+    """The directory relative imports name: the module being read's own, else the kernel file's."""
+    return SIBLINGS["stack"][-1] if SIBLINGS.get("stack") else SIBLINGS["dir"]
 
 
 def sibling_module(name: str):
-    """The ModuleValue of `name` (a module in the kernel file's directory), or None."""
-    d = SIBLINGS["dir"]
+    """The ModuleValue of `name` (a module in the importing file's directory), or None."""
+    d = _current_dir()
     if d is None or not name or "." in name or "/" in name or name.startswith("_") and name == "__init__":
         return None
-    cache = SIBLINGS["cache"]
-    if name in cache:
-        return cache[name]
-    if name in SIBLINGS["loading"] or SIBLINGS["depth"] >= MAX_SIBLING_DEPTH:
+    label = name + ".py" if d == SIBLINGS["dir"] else None
+    return _load_module(os.path.join(d, name + ".py"), name, label)
+
+
+# Absolute imports of the kernel's own repository (`from tirx_kernels.runner import X`): read when
+# the package's directory is next to an ancestor of the kernel file's directory (a checkout, or
+# compare_models.py's scratch tree), at most MAX_PACKAGE_UP levels up.  The builder DSL
+# (tirx_kernels.kern) and TVM are never read: their names are the notation's vocabulary.
+MAX_PACKAGE_UP = 6
+NOT_READ_PACKAGES = ("tirx_kernels.kern", "tvm")
+
+
+def package_module(dotted_name: str):
+    """The ModuleValue of an absolutely imported module of the kernel's repository, or None."""
+    d = SIBLINGS["dir"]
+    if d is None or not dotted_name or any(dotted_name == p or dotted_name.startswith(p + ".")
+                                           for p in NOT_READ_PACKAGES):
         return None
-    path = os.path.join(d, name + ".py")
+    parts = dotted_name.split(".")
+    if not all(p.isidentifier() for p in parts):
+        return None
+    base = os.path.abspath(d)
+    for _ in range(MAX_PACKAGE_UP + 1):
+        for rel in (os.path.join(*parts) + ".py", os.path.join(*parts, "__init__.py")):
+            path = os.path.join(base, rel)
+            if os.path.isfile(path):
+                return _load_module(path, parts[-1], rel.replace(os.sep, "/"))
+        up = os.path.dirname(base)
+        if up == base:
+            break
+        base = up
+    return None
+
+
+def _load_module(path: str, name: str, label: str | None):
+    """Read and evaluate a module file (at most MAX_SIBLING_BYTES, UTF-8, valid Python) at most
+    MAX_SIBLING_DEPTH imports deep, cycles cut; None when it cannot be read."""
+    cache = SIBLINGS["cache"]
+    key = os.path.abspath(path)
+    if key in cache:
+        return cache[key]
+    if key in SIBLINGS["loading"] or SIBLINGS["depth"] >= MAX_SIBLING_DEPTH:
+        return None
+    label = label or os.path.basename(path)
     try:
         if not os.path.isfile(path) or os.path.getsize(path) > MAX_SIBLING_BYTES:
-            cache[name] = None
+            cache[key] = None
             return None
         with open(path, "rb") as fh:
-            tree = ast.parse(fh.read().decode("utf-8"), filename=name + ".py")
+            tree = ast.parse(fh.read().decode("utf-8"), filename=label)
     except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError, MemoryError):
-        cache[name] = None
+        cache[key] = None
         return None
-    SIBLINGS["loading"].add(name)
+    SIBLINGS["loading"].add(key)
     SIBLINGS["depth"] += 1
+    SIBLINGS.setdefault("stack", []).append(os.path.dirname(key))
     try:
-        env = module_names(tree, name + ".py")
+        env = module_names(tree, label)
     finally:
+        SIBLINGS["stack"].pop()
         SIBLINGS["depth"] -= 1
-        SIBLINGS["loading"].discard(name)
-    mv = ModuleValue(name, name + ".py", env)
-    cache[name] = mv
+        SIBLINGS["loading"].discard(key)
+    mv = ModuleValue(name, label, env)
+    cache[key] = mv
     return mv
 
 
@@ -818,11 +1341,29 @@ class EnumMember:
         self.cls, self.name, self.value = cls, name, value
 
 
+class EnumClass(dict):
+    """An Enum class of the file: {member name: EnumMember}; calling it with a value is the
+    member with that value (Enum's lookup by value, `ModelType("V32")`), a member itself
+    gives the member, any other value is a ValueError in Python (a ConvertError here)."""
+
+    def __init__(self, name: str):
+        super().__init__()
+        self.name = name
+
+    def __call__(self, value):
+        if isinstance(value, EnumMember) and value.cls == self.name:
+            return value
+        for m in self.values():
+            if m.value == value and type(m.value) is type(value):
+                return m
+        raise ConvertError(f"{value!r} is not a valid {self.name} (a ValueError in Python)")
+
+
 def enum_class(st: ast.ClassDef, ev: "Evaluator"):
     """{member: EnumMember} for `class X(Enum | IntEnum): A = 0 ...` with constant members; else None."""
     if not any((dotted(b) or "").split(".")[-1] in ("Enum", "IntEnum") for b in st.bases):
         return None
-    members = {}
+    members = EnumClass(st.name)
     for b in st.body:
         if isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant):
             continue  # docstring
@@ -831,6 +1372,36 @@ def enum_class(st: ast.ClassDef, ev: "Evaluator"):
             return None
         members[b.targets[0].id] = EnumMember(st.name, b.targets[0].id, b.value.value)
     return members
+
+
+def class_value(st: ast.ClassDef, env: dict, ev: "Evaluator", why: str):
+    """A class of the file: an Enum's members, a @dataclass (py_classes.DataclassDef), else an
+    Unresolved saying why."""
+    members = enum_class(st, ev)
+    if members is not None:
+        return members
+    dc = py_classes.dataclass_def(st, env)
+    if dc is not None:
+        return dc
+    return Unresolved(st.name, st.lineno, why)
+
+
+TIR_SCALARS = {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",
+               "float64", "bfloat16", "bool"}
+
+
+def runtime_scalar_reason(p: ast.arg, fn_name: str) -> str | None:
+    """For a kernel parameter annotated with a TIR scalar type (`seq_len: T.uint32`): the reason
+    it is unresolved (a value given at launch); None for other parameters."""
+    ann = p.annotation
+    d = strip_builder(dotted(ann) or "") if isinstance(ann, (ast.Name, ast.Attribute)) else ""
+    if d in ("TensorMap", "K.TensorMap") or d.endswith(".TensorMap"):
+        return (f"a tensor-map parameter of {fn_name} ({ast.unparse(ann)}): the host builds it at launch and "
+                "passes it in; only maps encoded in the kernel's own code (cuTensorMapEncodeTiled) are read")
+    if d in TIR_SCALARS and (dotted(ann) or "").startswith(("T.", "Tx.", "K.")):
+        return (f"a runtime scalar parameter of {fn_name} ({ast.unparse(ann)}): its value is passed at launch, "
+                "not fixed by the source (--param fixes it)")
+    return None
 
 
 def bind_targets(targets, value, env: dict, line: int) -> None:
@@ -856,9 +1427,8 @@ def module_names(tree: ast.Module, file: str) -> dict:
         elif isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
             env[st.name] = FuncValue(st, env, file)
         elif isinstance(st, ast.ClassDef):
-            members = enum_class(st, ev)
-            env[st.name] = members if members is not None else \
-                Unresolved(st.name, st.lineno, f"a class in {file} (not evaluated)")
+            env[st.name] = class_value(st, env, ev, f"a class in {file} (not evaluated: only Enum and @dataclass "
+                                       "classes are)")
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
             bind_imports(st, env)
     return env
@@ -884,11 +1454,28 @@ def bind_imports(st, env: dict) -> None:
     if isinstance(st, ast.Import):
         for a in st.names:
             if a.asname and a.asname not in cn.BUILDER_PREFIXES and a.asname not in ("K", "Kern"):
-                env[a.asname] = Imported(a.name, a.asname, st.lineno)
+                mv = package_module(a.name)
+                env[a.asname] = mv if mv is not None else Imported(a.name, a.asname, st.lineno)
+            elif a.asname is None and "." not in a.name and a.name not in cn.BUILDER_PREFIXES and \
+                    a.name not in env:
+                # `import sys`: the module's name is bound (its members are not read), so a use says
+                # where it comes from instead of "not defined"
+                env[a.name] = Imported(a.name, a.name, st.lineno)
         return
     mod = st.module or ""
     for a in st.names:
         bound = a.asname or a.name
         if bound in cn.BUILDER_PREFIXES or bound in ("K", "Kern", "SwizzleMode", "Axis", "DataType"):
             continue
+        if st.level == 0 and mod and (mod, a.name) not in target_facts.TARGET_FUNCS:
+            # (a function that answers a fact of the target, target_facts.py, is that fact, not
+            # its body: hardware_num_sms reads process state)
+            mv = package_module(mod)
+            if mv is not None and a.name in mv.env and not isinstance(mv.env[a.name], Imported):
+                env[bound] = mv.env[a.name]  # a name of a module of the kernel's own repository
+                continue
+            sub = package_module(f"{mod}.{a.name}")
+            if sub is not None:
+                env[bound] = sub  # `from pkg import module`
+                continue
         env[bound] = Imported(mod, a.name, st.lineno)

@@ -20,12 +20,13 @@ import instr_ops
 import kern_forms
 import tmem_ops
 import op_sites
+import tir_buffers
 import tvm_classes
 import warps as warps_mod
 from corpus_notation import dotted
 from kernel_env import (SETTINGS, ConvertError, Evaluator, FuncValue, Imported, LayoutExpr, MAX_CALL_DEPTH,
                         ModuleValue, Pool, Scheduler, Unresolved, note_convention, UnresolvedError, assign_target, bind_imports,
-                        eval_or_unresolved, names_of)
+                        eval_or_unresolved, names_of, runtime_scalar_reason)
 
 LAYOUT_CALLS = {"TileLayout", "ComposeLayout", "SwizzleLayout", "mma_shared_layout", "tma_shared_layout",
                 "tcgen05_atom_layout", "wg_local_layout", "sf_tmem_layout", "sf_smem_layout",
@@ -139,17 +140,28 @@ class Walker:
     def _walk_function(self, fv: FuncValue, env: dict, local_defs: dict, called: set) -> None:
         self.walk_body(fv.node.body, env, local_defs, called)
         launch_warps = kern_launch_warps(fv.node, env)
-        for name, f in local_defs.items():
+        # Nested defs that no statement called are walked on their own, callers first: a helper
+        # that another nested def calls (`load_stage(...)` in the kernel) is walked there, with
+        # that call's arguments, not before it with its parameters unbound.
+        called_by_defs = {n.func.id for f in local_defs.values() for n in ast.walk(f.node)
+                          if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id != f.node.name}
+        order = [n for n in local_defs if n not in called_by_defs] + [n for n in local_defs if n in called_by_defs]
+        for name in order:
+            f = local_defs[name]
             if name in launch_warps and self.ex.num_warps is None:
                 self.ex.num_warps = launch_warps[name]
-            if name not in called and self.depth < MAX_CALL_DEPTH:
+            if name not in called and self.depth >= MAX_WALK_DEPTH and contains_interesting(f.node):
+                self.ex.block(f"function {name} at line {f.node.lineno}", f.node.lineno, None,
+                              f"not walked: nested deeper than {MAX_WALK_DEPTH} helper levels")
+            elif name not in called and self.depth < MAX_WALK_DEPTH:
                 sub = dict(env)
                 for p in all_params(f.node):
                     if p.arg in self.ex.overrides:
                         sub[p.arg] = self.ex.overrides[p.arg]
                     else:
-                        sub[p.arg] = Unresolved(p.arg, f.node.lineno, f"parameter of helper {name}, which is "
-                                                "not called with arguments in the file")
+                        sub[p.arg] = Unresolved(p.arg, f.node.lineno, runtime_scalar_reason(p, name) or
+                                                f"parameter of helper {name}, which is not called with "
+                                                "arguments in the file")
                 bind_buffer_params(f.node, sub, self.ex, Evaluator(sub))
                 called.add(name)
                 Walker(self.ex, self.depth + 1).walk_function(f, sub, called)
@@ -223,6 +235,11 @@ class Walker:
                     # one register array per allocation site (an unrolled loop meets it again)
                     key = (ex.current_file(), st.lineno, names[0])
                     env[names[0]] = ex.reg_arrays.setdefault(key, arr)
+                    return
+            if isinstance(value, ast.Call) and len(names) == 1:
+                got = tir_buffers.match_buffer(value, env, ev, ex, names[0], st.lineno)
+                if got is not tir_buffers.NOT_MATCH:  # T.match_buffer(handle, shape, dtype): a global buffer
+                    self.bind(targets, got, env, st.lineno)
                     return
             if isinstance(value, ast.Call):
                 self.scan_calls(value, env, defs, called, cond, skip_top=True)
@@ -567,7 +584,12 @@ class Walker:
             ev = Evaluator(env)
             if op_sites.is_op(sub, env):
                 op_sites.record(sub, env, ev, self.ex, sub.lineno, cond)
-            elif helper_of(sub.func, env) is not None and self.depth < MAX_CALL_DEPTH:
+            elif helper_of(sub.func, env) is not None and self.depth >= MAX_WALK_DEPTH:
+                # never silently: a helper call the walk does not follow leaves what it issues unknown
+                self.ex.block(f"helper call {ast.unparse(sub.func)}(...) at line {sub.lineno}", sub.lineno, None,
+                              f"not walked: helper calls nest deeper than {MAX_WALK_DEPTH} (what it allocates or "
+                              "issues is not in the model)")
+            elif helper_of(sub.func, env) is not None:
                 fv = helper_of(sub.func, env)
                 called.add(ast.unparse(sub.func))
                 sub_env = dict(fv.closure)
@@ -575,6 +597,11 @@ class Walker:
                 bind_call(fv.node, sub, sub_env, ev, self.ex)
                 Walker(self.ex, self.depth + 1).walk_function(fv, sub_env, called)
 
+
+# Helper functions walked inside helper functions: a kernel -> a tile helper -> an MMA group ->
+# one instruction is 4-5 levels in real kernels (flash_attention_backward); deeper calls are
+# listed as unresolved, never dropped.
+MAX_WALK_DEPTH = 8
 
 # values that are the same object in every iteration (allocations, state objects with their own rule)
 import kernel_env as _ke  # noqa: E402
