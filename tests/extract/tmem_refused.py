@@ -14,6 +14,8 @@ def kernel(X: T.Buffer((128, 64), "float16")):
     split = tmem_pool.alloc((2, 64, 64), "float32",
                             layout=T.TileLayout(T.S[(2, 64, 64):(64 @ T.TCol, 1 @ T.TLane, 1 @ T.TCol)]))
     sf = tmem_pool.alloc_sf((128, 4), "float8_e8m0fnu", sf_per_mma=4)
+    # 2 x 8 bits of TCol span: not whole 32-bit columns (TMEMPool._resolve_cols asserts)
+    odd = tmem_pool.alloc((128, 2), "float8_e8m0fnu", layout=T.TileLayout(T.S[(128, 2):(1 @ T.TLane, 1 @ T.TCol)]))
     late = tmem_pool.alloc((128, 32), "float32")
     tmem_pool.commit()
     r = T.alloc_local((8,), "float32")

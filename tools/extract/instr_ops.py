@@ -464,7 +464,9 @@ def tmem_base_buffer(env, ex) -> tuple[BufferRef, str]:
 def tmem_cols_region(buf: BufferRef, rows: str, col: int, ncols: int, what: str) -> str:
     if len(buf.shape) != 2 or buf.dtype not in ("float32", "uint32", "int32"):
         raise ConvertError(f"{what}: TMEM buffer {buf.name} is not a 2-D 32-bit buffer")
-    if not buf.layout.startswith("default_tmem_layout") and "@TLane" not in buf.layout:
+    import tmem_ops
+    if not buf.layout.startswith("default_tmem_layout") and "@TLane" not in buf.layout and \
+            tmem_ops._plain_cols(buf) is None:
         raise ConvertError(f"{what}: {buf.name}'s layout {buf.layout} is not the plain lane x column one")
     if col < 0 or col + ncols > buf.shape[1]:
         raise ConvertError(f"{what}: columns {col}..{col + ncols} are outside {buf.name} {tuple(buf.shape)}")

@@ -188,3 +188,36 @@ def group(lay: Lay, shape) -> list:
     if iters:
         raise ConvertError(f"the layout {lay.text()} has more elements than the shape {tuple(shape)}")
     return groups
+
+
+_INFO_CACHE: dict = {}
+
+
+def axis_span(text: str, axis: str) -> int:
+    """TVM's `Layout.span(axis)` of a layout text: 1 + sum over the shard and replica iters on
+    that axis of (extent - 1) * stride, plus the axis's offset (apache/tvm 5d4dc87
+    src/tirx/ir/layout/tile_core.cc:128-142, TileLayoutNode::GetSpan), answered by
+    `tirx-verify info --json TEXT` (layout/info.hpp: the same query, factories expanded by the
+    notation's own evaluator).  Units: the axis's own (TCol of a TMEM layout: buffer elements)."""
+    key = (text, axis)
+    if key in _INFO_CACHE:
+        return _INFO_CACHE[key]
+    tool = tool_path()
+    if tool is None:
+        raise ConvertError("the layout's span needs the tirx-verify binary to expand the layout, and none was "
+                           "found (run through `tirx-verify extract`, or set TIRX_VERIFY_BIN)")
+    import json
+    try:
+        r = subprocess.run([tool, "info", text, "--json", "--time-limit", "20"], capture_output=True, text=True,
+                           timeout=30)
+        doc = json.loads(r.stdout) if r.returncode == 0 else None
+    except (OSError, subprocess.SubprocessError, ValueError) as e:
+        raise ConvertError(f"tirx-verify info failed on {text!r}: {e}") from None
+    if not isinstance(doc, dict):
+        msg = (r.stderr or r.stdout).strip().splitlines()
+        raise ConvertError(f"the layout {text!r} is refused by the notation: {msg[0] if msg else r.returncode}")
+    span = next((a.get("span") for a in doc.get("axes", []) if a.get("axis") == axis), 1)
+    if isinstance(span, bool) or not isinstance(span, int):
+        raise ConvertError(f"the {axis} span of {text!r} is not a number ({span!r})")
+    _INFO_CACHE[key] = span
+    return span

@@ -33,6 +33,8 @@ import re
 
 import idesc as idesc_mod
 import instr_ops
+import sf_forms
+import tmem_ops
 from corpus_notation import dotted
 from kernel_env import BufferRef, ConvertError, Evaluator, Unresolved, UnresolvedError
 
@@ -240,7 +242,13 @@ def mma_ops(call, text, env, ex) -> list[dict]:
             sfa, sfb = vals[3], vals[4]
             for key, sf, rows, opnd in (("sfa", sfa, mc, da), ("sfb", sfb, idesc["n"], db)):
                 op[key] = {"lane": sf["lane"], "col": sf["col"]}
-                op[key + "_region"] = sf_region(sf, rows, vec, opnd["ptr"], idesc["k"], key.upper())
+                if sf_forms.matches(sf["buf"].layout):
+                    op[key + "_region"], nt = sf_forms.region(sf, rows, SCALES[vec], opnd["ptr"], idesc["k"],
+                                                              idesc[key + "_id"], key.upper())
+                    if nt:
+                        notes.append(nt)
+                else:
+                    op[key + "_region"] = sf_region(sf, rows, vec, opnd["ptr"], idesc["k"], key.upper())
             op["scale_vec"] = vec
             op["sfa_id"], op["sfb_id"] = idesc["sfa_id"], idesc["sfb_id"]
             notes.append(f"SF operands: {sfa['why']}; {sfb['why']}")
@@ -381,7 +389,21 @@ def sf_operand(node, e, env, ex, what) -> dict:
         lane, col = start[0] + lane_add, start[1] + col_add
         return {"buf": x, "lane": lane, "col": col, "off": col - start[1], "loff": lane - start[0],
                 "why": f"{what} = {x.name}.allocated_addr[0] + (lane {lane_add}, column {col_add})"}
-    v = e.as_int(node)
+    v = e.value(node)
+    if isinstance(v, tmem_ops.TmemAddr) and v.buf is not None:
+        # an address computed from X.allocated_addr[0] by integer arithmetic (TmemAddr: exact,
+        # kept to 32 bits): it names X, at the lane / column it adds up to
+        start = tmem_start(ex, v.buf.name)
+        if start is None:
+            raise ConvertError(f"{what}: the TMEM column where {v.buf.name} starts is not in the model, so the "
+                               f"address {ast.unparse(node)} is not known")
+        lane, col = v.lane + lane_add, v.col + col_add
+        return {"buf": v.buf, "lane": lane, "col": col, "off": col - start[1], "loff": lane - start[0],
+                "why": f"{what} = {ast.unparse(node)} = {v.buf.name}.allocated_addr[0] + (lane {lane - start[0]}, "
+                       f"column {col - start[1]})"}
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ConvertError(f"{what}: {ast.unparse(node)!r} is neither an integer nor an address from a TMEM "
+                           f"buffer's allocated_addr (got {type(v).__name__})")
     lane, col = (v >> 16) + lane_add, (v & 0xFFFF) + col_add
     starts = []
     for b in ex.buffers:

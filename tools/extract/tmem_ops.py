@@ -23,8 +23,11 @@ them; one is never picked.
 Pool columns (note_pool_alloc / pool_statement): the pool's offset starts at 0, each alloc takes
 `cols=` if given, else (no layout=, a 2-D shape) shape[1] x bits / 32 (TMEMPool._resolve_cols,
 alloc_pool.py:246-260), else a plain lane x column layout's columns; after an allocation whose
-columns the extraction does not derive (a layout's TCol span: tmem_mma_operand_layout,
-sf_tmem_layout) the offset is unknown until the next `move_base_to(c)`.
+other layout (sf_tmem_layout, tmem_mma_operand_layout, any factory) the columns are TVM's:
+the layout's TCol span (elements of the dtype; `tirx-verify info`, layout_text.axis_span) x
+bits / 32 (TMEMPool._resolve_cols, alloc_pool.py:240-250); a layout the notation cannot expand,
+or a span that is not whole 32-bit columns, leaves the offset unknown until the next
+`move_base_to(c)`.
 
 tcgen05.ld / tcgen05.st (ldst_ops).  `tcgen05.ld.sync.aligned.SHAPE.xN.b32(r.., taddr[, imm])`,
 `tcgen05.st.sync.aligned.SHAPE.xN.b32(taddr[, imm], r..)` (operand order: TVM's PTX table,
@@ -180,9 +183,32 @@ def _plain_cols(buf: BufferRef):
     d = _MMA_D.match(lay)
     if d and (int(d.group(3)), int(d.group(4))) in ((128, 1), (256, 2)) and int(d.group(1)) == 128:
         m = d
+    if not m and lay and len(buf.shape) == 2:
+        # any other factory (tmem_mma_operand_layout of an identity data path, ...): what the
+        # notation expands it to (layout_text.printed: `tirx-verify print`)
+        import layout_text
+        try:
+            m = _PLAIN.match(layout_text.printed(lay))
+        except ConvertError:
+            m = None
     if not m or len(buf.shape) != 2 or (int(m.group(1)), int(m.group(2))) != tuple(buf.shape):
         return None
     return int(m.group(1)), int(m.group(2))
+
+
+def _span_cols(buf: BufferRef):
+    """TMEMPool._resolve_cols for a layout (alloc_pool.py:240-250 at 5d4dc87): the layout's TCol
+    span is in elements of the buffer's dtype; the columns are span x bits / 32 (TVM asserts that
+    this is whole).  None when the layout cannot be expanded or the count is not whole (the pool's
+    offset after it then stays unknown, saying so)."""
+    import layout_text
+    from corpus_notation import DTYPE_BITS
+    try:
+        span = layout_text.axis_span(buf.layout, "TCol")
+    except ConvertError:
+        return None
+    bits = span * DTYPE_BITS.get(buf.dtype, 0)
+    return bits // 32 if bits > 0 and bits % 32 == 0 else None
 
 
 def note_pool_alloc(pool: Pool, buf: BufferRef, call: ast.Call, short: str, ev, ex) -> None:
@@ -200,12 +226,15 @@ def note_pool_alloc(pool: Pool, buf: BufferRef, call: ast.Call, short: str, ev, 
     if cols_node is not None:
         v = ev.value(cols_node)
         cols = v if isinstance(v, int) and not isinstance(v, bool) else None
-    elif short == "alloc" and not any(k.arg == "layout" for k in call.keywords) and len(buf.shape) == 2:
-        cols = buf.shape[1] * bits_of(buf.dtype) // 32
-    elif _plain_cols(buf) is not None:
-        cols = buf.shape[1] * bits_of(buf.dtype) // 32
+    elif (short == "alloc" and not any(k.arg == "layout" for k in call.keywords) and len(buf.shape) == 2) or \
+            _plain_cols(buf) is not None:
+        # TVM asserts the bits are whole 32-bit columns (alloc_pool.py:240-259): else not derived
+        bits = buf.shape[1] * bits_of(buf.dtype)
+        cols = bits // 32 if bits % 32 == 0 else None
     elif _unpacked16(buf) is not None:
         cols = buf.shape[1]  # one 16-bit element per 32-bit column
+    elif buf.layout:
+        cols = _span_cols(buf)
     buf.tmem_ncols = cols
     total = pool.args.get("total_cols", TMEM_COLS)
     if isinstance(off, int) and isinstance(total, int) and off + (cols or 1) > total:
@@ -218,7 +247,8 @@ def note_pool_alloc(pool: Pool, buf: BufferRef, call: ast.Call, short: str, ev, 
         pool.args["_offset"] = off + cols
     else:
         pool.args["_offset"] = (f"after {buf.name} (line {buf.line}), whose column count the extraction does not "
-                                "derive from its layout, and before any move_base_to")
+                                f"derive from its layout {buf.layout or '(none)'} (TMEMPool takes the TCol span x "
+                                "bits / 32: not expanded or not whole), and before any move_base_to")
 
 
 def _place(pool: Pool, buf: BufferRef, off: int, cols, total, ex) -> None:
