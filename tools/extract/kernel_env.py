@@ -33,6 +33,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "corpus"))
 
 import corpus_notation as cn  # noqa: E402  (reused: the translator and the notation vocabulary)
+import eval_limits  # noqa: E402  (bounds on the values built: no runaway integers or strings)
 from corpus_notation import ConvertError, Translator, dotted, strip_builder  # noqa: E402
 from warps import ThreadIndex  # noqa: E402
 import tvm_classes  # noqa: E402  (TVM's PipelineState / SmemDescriptor, as TVM defines them)
@@ -40,7 +41,7 @@ import tvm_classes  # noqa: E402  (TVM's PipelineState / SmemDescriptor, as TVM 
 # Limits that keep a hostile file bounded: a comprehension or range evaluated statically may
 # produce at most this many elements, helper calls nest at most this deep.
 MAX_ELEMENTS = 100_000
-MAX_CALL_DEPTH = 4
+MAX_CALL_DEPTH = 8
 
 
 KERN_INT_OPS = {"shift_right": lambda a, b: a >> b, "shift_left": lambda a, b: a << b,
@@ -229,6 +230,13 @@ class Evaluator(Translator):
     # -- expressions ----------------------------------------------------------------------
 
     def value(self, node):
+        """The value of `node`, bounded (eval_limits.py: no integer past 256 bits, no sequence past
+        10**6 elements; ValueTooLarge, a ConvertError, otherwise)."""
+        if isinstance(node, ast.BinOp) and type(node.op) in eval_limits.OPS:
+            return eval_limits.binop(node.op, self.value(node.left), self.value(node.right))
+        return eval_limits.check(self._value(node))
+
+    def _value(self, node):
         if isinstance(node, ast.Attribute):
             d = dotted(node)
             head = d.split(".")[0] if d else None
@@ -468,6 +476,7 @@ class Evaluator(Translator):
                 return
             g = node.generators[i]
             for item in Evaluator(env, self.depth).value(g.iter):
+                eval_limits.step()
                 e2 = dict(env)
                 assign_target(g.target, item, e2)
                 if all(Evaluator(e2, self.depth).value(c) for c in g.ifs):
