@@ -547,9 +547,12 @@ def main(argv=None) -> int:
                                        "(--memory-limit); no model was written"), args.json, 3)
 
 
+UNDECIDED_IDS = ("extract.memory-limit", "extract.recursion-limit")  # a limit was hit: exit 3
+
+
 def report_error(e: InputError, as_json: bool, code: int | None = None) -> int:
     if code is None:
-        code = 4 if e.check == "extract.internal" else 3 if e.check == "extract.memory-limit" else 2
+        code = 4 if e.check == "extract.internal" else 3 if e.check in UNDECIDED_IDS else 2
     msg = plain(str(e))
     if as_json:
         doc = {"error": {"id": e.check, "message": msg}, "exit_code": code}
@@ -603,8 +606,9 @@ def run(args) -> int:
         except RecursionError as e:
             line = innermost_line(e.__traceback__)
             where = f"{path}:{line}" if line else path
-            raise InputError("extract.input", f"{where}: nests too deeply to walk (calls or expressions deeper than "
-                             "the extractor's recursion limit)", line) from None
+            raise InputError("extract.recursion-limit", f"{where}: nests too deeply to walk (calls or expressions "
+                             "deeper than the extractor's recursion limit of 20000 frames); no model was written",
+                             line) from None
         except (InputError, MemoryError):
             raise
         except Exception as e:  # noqa: BLE001 - an extractor bug must still give an answer, not a traceback

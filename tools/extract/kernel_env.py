@@ -509,7 +509,11 @@ def assign_target(target, value, env: dict) -> None:
             for t in target.elts:
                 assign_target(t, value, env)
             return
-        vals = list(value)
+        try:
+            vals = list(value)
+        except TypeError:  # `a, [], b = 1, 2, 3`: the [] takes 2, which is no sequence
+            raise ConvertError(f"cannot unpack {type(value).__name__ if isinstance(value, (int, float, str, bool)) else 'a value'} "
+                               f"into {ast.unparse(target)}") from None
         if len(vals) != len(target.elts):
             raise ConvertError("tuple unpacking of the wrong length")
         for t, v in zip(target.elts, vals):
