@@ -150,6 +150,12 @@ def allocation(call: ast.Call, env: dict, ev, ex, target: str | None, line: int,
         return Unresolved(name, line, f"allocation at line {line} was not extracted ({e})")
     if buf is None:
         return Unresolved(name, line, "an allocation without a layout (not a model buffer)")
+    if isinstance(rv, Pool) and rv.kind == "tmem":
+        import tmem_ops  # where the pool's bump allocator puts it (tmem_ops.py)
+        tmem_ops.note_pool_alloc(rv, buf, call, short, ev, ex)
+    elif buf.scope == "tmem":
+        import tmem_ops
+        tmem_ops.note_decl(buf, call, ev, ex)
     if cond is not None:  # the layout is static; the condition only decides which threads use it
         for b in ex.buffers:
             if b["name"] == buf.name and "notes" not in b:

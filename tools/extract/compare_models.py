@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 
+import compare_ops
 import replace_model
 from extract import read_names
 
@@ -122,7 +123,8 @@ def run_extract(text, path, repo, commit, kernel, params, out):
                     fh.write(sib)
                 todo.extend(sibling_imports(sib))
         args = [sys.executable, os.path.join(HERE, "extract.py"), name, "--allow-unresolved",
-                "--repo", repo, "--commit", commit, "--source-path", path, "--kernel-name", kernel]
+                "--repo", repo, "--commit", commit, "--source-path", path, "--kernel-name", kernel,
+                "--serial-iterations", str(SERIAL_ITERATIONS.get(kernel, 1))]
         known = read_names(ast.parse(text))
         for p in params:  # a bundled model's own names that the file lacks would change nothing:
             if p.split("=", 1)[0] in known:  # extract refuses them (extract.param), so leave them out
@@ -132,6 +134,12 @@ def run_extract(text, path, repo, commit, kernel, params, out):
         r = subprocess.run(args, capture_output=True, text=True, cwd=td)
         got = json.load(open(out)) if r.returncode == 0 else None
         return r.returncode, r.stderr, got
+
+
+# The T.serial iterations a bundled model's pass records, where it is more than the extractor's
+# default of 1 (docs/extract.md, "Loops"): fp16_bf16_gemm's hand-written model holds k-tiles 0
+# and 3 of its 4-stage ring (tma_a_s3_*, mma_s3_*), so its extraction walks k-tiles 0..3.
+SERIAL_ITERATIONS = {"fp16_bf16_gemm": 4}
 
 
 def bundled_params(model):
@@ -225,7 +233,20 @@ def compare(model_path, mirrors, verify, out_dir, replace=False):
     row["ops_bundled"] = dict(collections.Counter(o["kind"] for o in model.get("ops", [])))
     row["ops_extracted"] = dict(collections.Counter(o["kind"] for o in got["ops"]))
     row["status"] = "complete" if ext["complete"] else f"{len(ext['unresolved'])} unresolved"
-    if replace:  # replace_model.py: the extracted ops go into the bundled file
+    if model.get("ops"):  # hand-written ops: compared op by op (compare_ops.py)
+        cmp = compare_ops.compare(model, got, lambda a, b: equiv(verify, a, b, {}))
+        row["ops_compared"] = {"matched": cmp["matched"], "n_unmatched": len(cmp["unmatched"]),
+                               "unmatched": cmp["unmatched"][:6], "extra": cmp["extra"], "problems": cmp["problems"][:6]}
+    if replace and model.get("ops"):
+        why = replace_model.why_not_ops(model, got, cmp)
+        row["replaced"] = why is None
+        if why is None:
+            n = SERIAL_ITERATIONS.get(model["kernel"], 1)
+            how = f"the bundled model's configuration, the first {n} iteration(s) of each T.serial loop"
+            replace_model.write(model_path, replace_model.merged_ops(model, got, cmp["map"], how))
+        else:
+            row["not_replaced"] = why
+    elif replace:  # replace_model.py: the extracted ops go into the bundled file
         why = replace_model.why_not(model, got, diffs, missing)
         row["replaced"] = why is None
         if why is None:
@@ -269,6 +290,11 @@ def render(rows):
         if r.get("extra"):
             lines.append(f"* only in the extraction: {', '.join(r['extra'])}")
         lines.append(f"* ops bundled {r.get('ops_bundled')}, extracted {r.get('ops_extracted')}")
+        oc = r.get("ops_compared")
+        if oc and (oc["matched"] or not oc["problems"]):
+            n = oc["matched"] + oc["n_unmatched"]
+            lines.append(f"* op by op (compare_ops.py): {oc['matched']} of {n} bundled ops have an identical extracted "
+                         f"op" + (f"; first without: {', '.join(oc['unmatched'])}" if oc["unmatched"] else ""))
         if r.get("unresolved"):
             kinds = collections.Counter()
             for u in r["unresolved"]:

@@ -219,6 +219,16 @@ def caller_env(caller, index, env, overrides, cfg, cfg_name):
         else:
             cenv[p.arg] = Unresolved(p.arg, caller.lineno, f"parameter of {caller.name} with no default and no "
                                      "entry in the file's default configuration")
+    kw = caller.args.kwarg
+    if kw is not None and kw.arg not in overrides:
+        # `def get_kernel(**kwargs)`: the keyword arguments of the default configuration (the
+        # entry the file's own runner passes), each key overridden by --param of that name
+        if cfg.sources:
+            d, where = cfg.sources[0]
+            cenv[kw.arg] = {k: overrides.get(k, v) for k, v in d.items()}
+        else:
+            cenv[kw.arg] = Unresolved(kw.arg, caller.lineno, f"keyword arguments of {caller.name} with no "
+                                      "default configuration in the file")
     try:
         run_straight(caller.body[:index], cenv, Evaluator(cenv))
     except (ConvertError, _Return):
@@ -289,7 +299,8 @@ def jsonable(v):
 
 
 def extract(source: str, file_label: str, overrides: dict, function: str | None = None,
-            source_dir: str | None = None, instance: str = "cta0-first-tile", serial_iterations: int = 1) -> dict:
+            source_dir: str | None = None, instance: str = "cta0-first-tile", serial_iterations: int = 1,
+            target: str = "sm_100a") -> dict:
     try:
         tree = ast.parse(source, filename=file_label)
     except SyntaxError as e:
@@ -301,7 +312,8 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
     except (ValueError, RecursionError, MemoryError) as e:
         raise InputError("extract.syntax", f"{file_label}: not parsable as Python: {e}") from None
     set_source_dir(source_dir)
-    kernel_env.SETTINGS.update(instance=instance, serial_iterations=serial_iterations)
+    kernel_env.SETTINGS.update(instance=instance, serial_iterations=serial_iterations, target=target,
+                               overrides=overrides)
     kernel_env.CONVENTION_USED.clear()
     MODULE_OVERRIDES.clear()
     eval_limits.reset()
@@ -377,6 +389,8 @@ def build_model(result: dict, args, file_label: str) -> dict:
         source["commit"] = args.commit
     source["notes"] = f"extracted by {TOOL} from {os.path.basename(file_label)} (functions: " \
                       f"{', '.join(result['roots'])})"
+    for o in ex.ops:
+        o.pop("_run", None)  # reg_access.py's bookkeeping of merged casts
     model = {"format": 2, "kernel": kernel, "target": args.target, "source": source,
              "buffers": ex.buffers, "ops": ex.ops}
     model["extraction"] = {
@@ -602,7 +616,7 @@ def run(args) -> int:
                 raise InputError("cli.usage", f"--serial-iterations {args.serial_iterations}: not in 0..256")
             result = run_deep(lambda: extract(source, path, overrides, args.function,
                                               os.path.dirname(os.path.abspath(path)), args.instance,
-                                              args.serial_iterations))
+                                              args.serial_iterations, args.target))
         except RecursionError as e:
             line = innermost_line(e.__traceback__)
             where = f"{path}:{line}" if line else path

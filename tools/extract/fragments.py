@@ -213,9 +213,11 @@ def _reg_operands(nodes, ev, count: int, what: str) -> list[RegElem]:
     return regs
 
 
-def _lane_ptrs(node, env, warp: int, ev_cls) -> list[Ptr]:
+def _lane_ptrs(node, env, warp: int, ev_cls, lanes: int = LANES) -> list[Ptr]:
+    """The address at lanes 0 .. lanes - 1 of `warp` (ldmatrix .x1 / .x2 read only the addresses of
+    lanes 0-7 / 0-15, PTX ISA 9.1 §9.7.9.20: the others are not evaluated, they may be anything)."""
     out = []
-    for lane in range(LANES):
+    for lane in range(lanes):
         try:
             p = ev_cls(env, thread=(warp, lane)).value(node)
         except UnresolvedError as e:

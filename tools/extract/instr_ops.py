@@ -266,6 +266,10 @@ def per_warp(fn, env, ws: list[int]) -> dict:
 
 def _key(v):
     from fragments import Ptr
+    from tmem_cp import DescWithStart
+    from tmem_ops import TmemAddr
+    if isinstance(v, (TmemAddr, DescWithStart)):
+        return v.key()
     if isinstance(v, Ptr):
         return ("ptr", v.buf.name, v.coords)
     if isinstance(v, (list, tuple)):
@@ -432,21 +436,9 @@ def _box_of_view(tm: TensorMap, coords, b, esz: int) -> str:
 
 def tmem_base_buffer(env, ex) -> tuple[BufferRef, str]:
     """The TMEM buffer a raw address indexes, with the fact that makes the address relative to
-    the allocation base (see the module docstring)."""
-    pools = {id(v): v for v in env.values() if isinstance(v, Pool) and v.kind == "tmem"}
-    if len(pools) != 1:
-        raise ConvertError(f"a raw TMEM address with {len(pools)} TMEM pools: its allocation base is not known")
-    pool = next(iter(pools.values()))
-    cols = pool.args.get("total_cols", 512)
-    if cols != TMEM_COLS:
-        raise ConvertError(f"a raw TMEM address with a pool of {cols} columns: where the allocation starts is a "
-                           "runtime value")
-    bufs = [b for b in ex.buffers if b["scope"] == "tmem" and "view_of" not in b]
-    if len(bufs) != 1:
-        raise ConvertError(f"a raw TMEM address with {len(bufs)} TMEM buffers: which one it names is not derived")
-    ref = next(r for r in ex.emitted.values() if r.name == bufs[0]["name"])
-    return ref, (f"raw TMEM address: the pool allocates all {TMEM_COLS} columns, so the allocation starts at "
-                 f"lane 0, column 0, and {ref.name} (the only TMEM buffer) starts there")
+    the allocation base (tmem_ops.py: a 512-column allocation, the only TMEM buffer)."""
+    import tmem_ops
+    return tmem_ops.only_buffer(env, ex)
 
 
 def tmem_cols_region(buf: BufferRef, rows: str, col: int, ncols: int, what: str) -> str:
@@ -568,57 +560,3 @@ def _operand_region(p, rows: int, k: int, what: str) -> str:
     r = ":" if (r0, r0 + rows) == (0, shape[-2]) else f"{r0}:{r0 + rows}"
     kk = ":" if (k0, k0 + k) == (0, shape[-1]) else f"{k0}:{k0 + k}"
     return f"{p.buf.name}[{', '.join([str(c) for c in p.coords[:-2]] + [r, kk])}]"
-
-
-# -- tcgen05.ld ------------------------------------------------------------------------------
-
-
-def ld_ops(call, text, env, ex, emit) -> list[dict]:
-    """tcgen05.ld.32x32b.xN.b32: thread t of warp w receives TMEM lane 32 (w % 4) + t, columns
-    col .. col + N - 1 in its registers 0..N-1 (PTX ISA §9.7.16.8.3, the 32x32b shape; lanes by
-    sub-partition §9.7.16.8.1).  The register array becomes a model buffer (rows = the issuing
-    warps' threads, N columns) whose layout says which thread and register hold each element."""
-    import fragments
-    m = re.match(r"tcgen05\.ld\.sync\.aligned\.32x32b\.x(\d+)\.b32$", text)
-    if not m:
-        raise ConvertError(f"{text!r}: only tcgen05.ld .32x32b without .pack is modelled")
-    num = int(m.group(1))
-    ev = Evaluator(env)
-    regs = []
-    for a in call.args[:-1]:
-        v = ev.value(a.value) if isinstance(a, ast.Starred) else ev.value(a)
-        regs.extend(v if isinstance(v, (tuple, list)) else [v])
-    if len(regs) != num or not all(isinstance(r, fragments.RegElem) for r in regs):
-        raise ConvertError(f"{num} destination registers of one register array expected")
-    arr = regs[0].array
-    if any(r.array is not arr or r.index != regs[0].index + i for i, r in enumerate(regs)):
-        raise ConvertError("the destination registers are not consecutive registers of one array")
-    if arr.dtype not in ("float32", "uint32", "int32"):
-        raise ConvertError(f"register array {arr.name} of {arr.dtype}: .b32 fills 32-bit registers")
-    ws = ex.executing_warps()
-    if ws is None:
-        raise ConvertError("tcgen05.ld is executed by warps, and no thread index fixes the CTA's warps")
-    buf, why = tmem_base_buffer(env, ex)
-    out = []
-    for group, t in group_warps(per_warp(lambda e: e.as_int(call.args[-1]), env, ws)):
-        lane, col = t >> 16, t & 0xFFFF
-        if lane:
-            raise ConvertError(f"lane field {lane}: only warp-relative addresses (lane 0) are modelled")
-        if len(group) == 4 and sorted(w % 4 for w in group) == [0, 1, 2, 3] and \
-                len({w // 4 for w in group}) == 1:
-            rows, axis = 128, "tid_in_wg"
-        elif len(group) == 1:
-            rows, axis = 32, "laneid"
-            raise ConvertError("a tcgen05.ld by one warp (a 32-lane slice of TMEM) is not modelled yet")
-        else:
-            raise ConvertError(f"tcgen05.ld by warps {group}: not one whole warpgroup")
-        fb = emit(ex, arr.name, "local", (rows, arr.n), arr.dtype, f"S[({rows},{arr.n}):(1@{axis},1)]",
-                  arr.line, arr.node)
-        s0 = regs[0].index
-        r = fb.name if (s0, s0 + num) == (0, arr.n) else f"{fb.name}[:, {s0}:{s0 + num}]"
-        out.append({"kind": "tcgen05.ld", "warps": group, "shape": "32x32b", "num": num,
-                    "taddr": {"lane": 0, "col": col},
-                    "tmem": tmem_cols_region(buf, ":", col, num, "the load"), "regs": r,
-                    "notes": f"{why}; {arr.name} (line {arr.line}): thread tid_in_wg holds row tid_in_wg, "
-                             "register j column j (the 32x32b fragment)"})
-    return out

@@ -36,6 +36,8 @@ import corpus_notation as cn  # noqa: E402  (reused: the translator and the nota
 import eval_limits  # noqa: E402  (bounds on the values built: no runaway integers or strings)
 from corpus_notation import ConvertError, Translator, dotted, strip_builder  # noqa: E402
 from warps import ThreadIndex  # noqa: E402
+import kern_forms  # noqa: E402  (kern DSL roles, loop frames, stage views)
+import target_facts  # noqa: E402  (facts of the target machine: hardware_num_sms())
 import tvm_classes  # noqa: E402  (TVM's PipelineState / SmemDescriptor, as TVM defines them)
 
 # Limits that keep a hostile file bounded: a comprehension or range evaluated statically may
@@ -49,7 +51,7 @@ KERN_INT_OPS = {"shift_right": lambda a, b: a >> b, "shift_left": lambda a, b: a
                 "bitwise_xor": lambda a, b: a ^ b}
 # The representative instance an extraction models (docs/extract.md, "Representative
 # instance"): extract.py sets these from --instance / --serial-iterations before a walk.
-SETTINGS = {"instance": "cta0-first-tile", "serial_iterations": 1}
+SETTINGS = {"instance": "cta0-first-tile", "serial_iterations": 1, "target": "sm_100a", "overrides": {}}
 CONVENTION_USED: dict = {}   # (what, line) -> {"what", "line", "value"}: bindings the convention made
 CTA_INDEX_FUNCS = {"cta_id_in_cluster", "cta_id", "cluster_id", "block_id", "cta_rank_in_cluster"}
 SREG_CTA = {"cluster_ctarank", "ctaid.x", "ctaid.y", "ctaid.z", "clusterid.x", "clusterid.y", "clusterid.z",
@@ -247,6 +249,10 @@ class Evaluator(Translator):
             return self.call(node)
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
             return tuple(self.comprehension(node))
+        if isinstance(node, ast.DictComp):  # {k: v for ...}: the pairs, evaluated like a list comprehension
+            pairs = self.comprehension(ast.ListComp(elt=ast.Tuple(elts=[node.key, node.value], ctx=ast.Load()),
+                                                    generators=node.generators))
+            return dict(pairs)
         if isinstance(node, ast.JoinedStr):
             parts = []
             for v in node.values:
@@ -290,6 +296,20 @@ class Evaluator(Translator):
             hi = self.value(s.upper) if s.upper else None
             st = self.value(s.step) if s.step else None
             return base[lo:hi:st]
+        if isinstance(node, ast.BoolOp):
+            # Python's short circuit: `K <= 1024 or total > 2 * num_sms` is decided by its first operand
+            # when that is true, whatever the second (which may be a runtime value)
+            v = None
+            for e in node.values:
+                v = self.value(e)
+                if bool(v) == isinstance(node.op, ast.Or):
+                    return v
+            return v
+        if isinstance(node, ast.Subscript) and not isinstance(node.slice, (ast.Slice, ast.Tuple)) and \
+                isinstance(node.value, ast.Name) and isinstance(self.env.get(node.value.id), BufferRef) and \
+                len(self.env[node.value.id].shape) == 3:
+            # kern: `tile[stage]` of a staged swizzled tile is the view of that stage (kern_forms.py)
+            return kern_forms.StageView(self.env[node.value.id], self.value(node.slice))
         if isinstance(node, ast.Set):
             return frozenset(self.value(e) for e in node.elts)
         if isinstance(node, ast.Name) and node.id in self.env and isinstance(self.env[node.id], BufferRef):
@@ -305,6 +325,12 @@ class Evaluator(Translator):
             if attr in tvm_classes.STATE_METHODS:
                 raise ConvertError(f"{ast.unparse(node)!r}: a PipelineState method (a statement)")
             return base.read(attr, node)
+        if isinstance(base, kern_forms.StageView):
+            return base.attr(attr)
+        if isinstance(base, BufferRef) and attr in ("m8n8", "m8n8x4"):
+            return kern_forms.view_attr(base, attr)
+        if isinstance(base, kern_forms.Specialize) and attr == "role":
+            raise ConvertError("role() is evaluated at its call")
         if isinstance(base, tvm_classes.SmemDescObj):
             if attr == "add_16B_offset":
                 return tvm_classes.add_16B_offset(base)
@@ -333,6 +359,9 @@ class Evaluator(Translator):
             return getattr(base, attr)
         if isinstance(base, str) and attr in ("upper", "lower", "startswith", "endswith", "replace", "split"):
             return getattr(base, attr)
+        if isinstance(base, BufferRef) and attr == "allocated_addr":
+            import tmem_ops  # the pool column of a TMEM buffer (tmem_ops.py)
+            return tmem_ops.allocated_addr(base)
         if isinstance(base, BufferRef) and attr in ("shape", "dtype"):
             return getattr(base, attr)
         if isinstance(base, BufferRef) and attr == "ptr_to":
@@ -348,6 +377,9 @@ class Evaluator(Translator):
                 raise UnresolvedError(Unresolved(f"{base.name}.{attr}", v.line, f"imported by {base.file} from "
                                                  f"{v.module} (not read)"))
             return v
+        if isinstance(base, Pool) and base.kind == "tmem" and attr == "offset":
+            import tmem_ops  # the TMEM pool's bump offset (tmem_ops.py)
+            return tmem_ops.pool_offset(base, node)
         if isinstance(base, Pool):
             raise ConvertError(f"{ast.unparse(node)!r}: attribute of an allocator")
         raise ConvertError(f"cannot evaluate attribute {ast.unparse(node)!r}")
@@ -355,9 +387,13 @@ class Evaluator(Translator):
     def call(self, node: ast.Call):
         fname = strip_builder(dotted(node.func) or "")
         short = fname.split(".")[-1]
+        import tmem_ops  # TMEM address arithmetic: get_tmem_addr, casts of an address (tmem_ops.py)
+        v = tmem_ops.eval_call(self, node, short)
+        if v is not tmem_ops.NOT_HANDLED:
+            return v
         if short in ("meta_var",) and len(node.args) == 1:
             return self.value(node.args[0])
-        if short in ("cast", "reinterpret_cast") and len(node.args) == 2 and fname.startswith(("cast", "T.", "Tx.")):
+        if short in ("cast", "reinterpret_cast") and len(node.args) == 2 and fname.startswith(("cast", "T.", "Tx.", "K.")):
             v = self.value(node.args[0])  # Tx.cast(x, "uint32") of an integer is the integer
             if isinstance(v, int) and not isinstance(v, bool):
                 return int(v)
@@ -395,11 +431,48 @@ class Evaluator(Translator):
         if convention_on() and "Scheduler" in short and short[:1].isupper():
             return Scheduler(short, node.lineno)
         if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), Imported) and \
+                not node.keywords and not node.args:
+            # a fact of the target machine (target_facts.py: hardware_num_sms()), recorded
+            got = target_facts.target_call(self.env[node.func.id], [], SETTINGS.get("overrides", {}),
+                                           SETTINGS.get("target"))
+            if got is not None and got[0] == "value":
+                note_convention(got[2], node.lineno, got[1])
+                return got[1]
+            if got is not None:
+                raise UnresolvedError(Unresolved(ast.unparse(node), node.lineno, got[1]))
+        if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), Imported) and \
                 not node.keywords:
             args = [self.value(a) for a in node.args]
             obj = tvm_classes.construct(self.env[node.func.id], args, node.lineno, "unset")
             if obj is not None:
                 return obj
+        if fname in ("K.specialize", "Kern.specialize"):
+            return kern_forms.Specialize(node.lineno)
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "role" and \
+                isinstance(node.func.value, ast.Name) and \
+                isinstance(self.env.get(node.func.value.id), kern_forms.Specialize):
+            return kern_forms.role_of(self.env[node.func.value.id], self, node)
+        if fname in ("K.PipelineState", "Kern.PipelineState"):
+            # kern re-exports TVM's class (kern/__init__.py:41): the same semantics (tvm_classes.py)
+            args = [self.value(a) for a in node.args]
+            kw = {k.arg: self.value(k.value) for k in node.keywords if k.arg}
+            if set(kw) - {"depth", "phase"} or len(args) + len(kw) > 2:
+                raise ConvertError(f"{ast.unparse(node)!r}: PipelineState(depth, phase=None) arguments")
+            depth = args[0] if args else kw.get("depth")
+            phase = args[1] if len(args) > 1 else kw.get("phase")
+            return tvm_classes.construct(Imported(tvm_classes.PIPELINE_MODULES[1], "PipelineState", node.lineno),
+                                         [depth, phase] if phase is not None else [depth], node.lineno, "unset")
+        if fname.startswith(("K.", "Kern.")) and short in ("thread_id", "warp_id", "lane_id") and \
+                not node.keywords:
+            # a kern thread index used inside an expression (`K.cast(K.thread_id(), "uint32")`)
+            import warps as _w
+            decl = _w.thread_decl(node, self)
+            if decl is not None:
+                if self.thread is not None:
+                    return decl[0].at(*self.thread)
+                u = Unresolved(ast.unparse(node), node.lineno, "a thread index (a runtime value)")
+                u.thread = True
+                raise UnresolvedError(u)
         if short == "elect_sync" and not node.args:
             if self.thread is not None:
                 return self.thread[1] == 0
@@ -451,15 +524,39 @@ class Evaluator(Translator):
             return self.call_helper(self.env[node.func.id], node)
         return super().value(node)
 
+    def _lazy(self, node):
+        """An argument's value, or its Unresolved: the helper fails only if it uses it (Python's
+        `a or b` in the helper may never read b: `4 if K <= 1024 or ctas > 2 * num_sms else 8`)."""
+        try:
+            return self.value(node)
+        except UnresolvedError as e:
+            return e.item
+
     def call_helper(self, fv: FuncValue, node: ast.Call):
         """One level of helper calls: run a helper defined in the file on concrete arguments."""
         if self.depth >= MAX_CALL_DEPTH:
             raise ConvertError(f"helper calls nest deeper than {MAX_CALL_DEPTH}")
-        args = [self.value(a) for a in node.args]
-        kwargs = {k.arg: self.value(k.value) for k in node.keywords if k.arg}
+        args = []
+        for a in node.args:
+            if isinstance(a, ast.Starred):  # f(*xs): the elements of a tuple the source fixes
+                v = self.value(a.value)
+                if not isinstance(v, (list, tuple)):
+                    raise ConvertError(f"{ast.unparse(a)!r}: *argument that is not a sequence")
+                args.extend(v)
+            else:
+                args.append(self._lazy(a))
+        kwargs = {}
+        for k in node.keywords:
+            if k.arg is None:  # f(**d): the items of a dict the source fixes
+                d = self.value(k.value)
+                if not isinstance(d, dict):
+                    raise ConvertError(f"**{ast.unparse(k.value)}: not a dict")
+                kwargs.update(d)
+            else:
+                kwargs[k.arg] = self._lazy(k.value)
         env = dict(fv.closure)
         bind_arguments(fv.node, args, kwargs, env, self)
-        sub = Evaluator(env, self.depth + 1)
+        sub = Evaluator(env, self.depth + 1, self.thread)  # a helper evaluated for one lane sees its indices
         try:
             run_straight(fv.node.body, env, sub)
         except _Return as r:
@@ -549,6 +646,21 @@ def bind_arguments(fn: ast.FunctionDef, args: list, kwargs: dict, env: dict, ev:
             env[p.arg] = _safe_value(ev, defaults[i], p.arg, fn)
         else:
             env[p.arg] = Unresolved(p.arg, fn.lineno, f"parameter of {fn.name} not passed")
+    def packed(name, v, items):
+        # a container holding an undetermined argument would hand it out as a value: the whole
+        # name is undetermined instead
+        bad = next((x for x in items if isinstance(x, Unresolved)), None)
+        return Unresolved(name, fn.lineno, f"an argument packed into {name} is not determined", bad) \
+            if bad is not None else v
+    if a.vararg is not None:  # def f(*rest): the positional arguments past the named ones
+        rest = tuple(args[len(params):])
+        env[a.vararg.arg] = packed(a.vararg.arg, rest, rest)
+    elif len(args) > len(params):
+        raise ConvertError(f"{fn.name}() takes {len(params)} positional arguments, {len(args)} given")
+    if a.kwarg is not None:  # def f(**rest): the keyword arguments no named parameter takes
+        named = {p.arg for p in params + a.kwonlyargs}
+        rest = {k: v for k, v in kwargs.items() if k not in named}
+        env[a.kwarg.arg] = packed(a.kwarg.arg, rest, rest.values())
     for p, d in zip(a.kwonlyargs, a.kw_defaults):
         if p.arg in kwargs:
             env[p.arg] = kwargs[p.arg]
@@ -610,10 +722,49 @@ def run_straight(body: list, env: dict, ev: Evaluator) -> None:
                 run_straight(st.body if test else st.orelse, env, ev)
         elif isinstance(st, ast.Raise):
             raise ConvertError(f"the code raises at line {st.lineno}")
+        elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
+                isinstance(st.value.func, ast.Attribute) and isinstance(st.value.func.value, ast.Name) and \
+                isinstance(env.get(st.value.func.value.id), (dict, list, tuple)):
+            mutate_in_place(st.value, env, ev)
         elif isinstance(st, ast.FunctionDef):
             env[st.name] = FuncValue(st, env)
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
             bind_imports(st, env)
+
+
+def mutate_in_place(call: ast.Call, env: dict, ev: Evaluator) -> None:
+    """`spec.update({...})`, `xs.append(v)`, `xs.extend(vs)` as statements of a helper: the name is
+    rebound to the changed value (values are kept immutable: the new dict/tuple is a copy).  Any
+    other method call on a dict or list as a statement, or arguments the source does not fix, make
+    the name unresolved (its value after the call is not followed) -- never the old value kept."""
+    name, meth, line = call.func.value.id, call.func.attr, call.lineno
+    old = env[name]
+    try:
+        args = [ev.value(a) for a in call.args]
+        kw = {k.arg: ev.value(k.value) for k in call.keywords if k.arg is not None}
+        if any(k.arg is None for k in call.keywords):
+            raise ConvertError("**arguments")
+        if isinstance(old, dict) and meth == "update" and len(args) <= 1:
+            new = dict(old)
+            if args:
+                if not isinstance(args[0], dict):
+                    raise ConvertError("update() of a non-dict")
+                new.update(args[0])
+            new.update(kw)
+        elif isinstance(old, (list, tuple)) and meth == "append" and len(args) == 1 and not kw:
+            new = type(old)(list(old) + [args[0]])
+        elif isinstance(old, (list, tuple)) and meth == "extend" and len(args) == 1 and not kw and \
+                isinstance(args[0], (list, tuple)):
+            new = type(old)(list(old) + list(args[0]))
+        else:
+            raise ConvertError(f"{meth}() is not followed")
+        _bounded(len(new), meth)
+        env[name] = new
+    except UnresolvedError as e:
+        env[name] = Unresolved(name, line, f"changed by {name}.{meth}(...) with arguments the source does not fix",
+                               e.item)
+    except ConvertError as e:
+        env[name] = Unresolved(name, line, f"changed in place by {name}.{meth}(...): {e}")
 
 
 KNOWN_MODULE_HEADS = ("tvm", "tirx_kernels.kern")

@@ -17,6 +17,8 @@ import ast
 import allocators
 import fragments
 import instr_ops
+import kern_forms
+import tmem_ops
 import op_sites
 import tvm_classes
 import warps as warps_mod
@@ -65,6 +67,8 @@ class Extraction:
         self.runtime_loops = 0            # depth of loops the walk does not unroll
         self.warp_branches = 0            # depth of branches on thread indices
         self.reg_arrays: dict = {}        # (file, line, name) -> fragments.RegArray
+        self.lane_branches = 0            # enclosing branches that only some lanes of a warp take
+        self.lane_changes: list = []      # per such branch: {id: (state object, line)} changed inside it
         self.sampled_loops: list = []     # T.serial loops walked for their first iterations only
         self.state_log: list = []         # per sampled loop being walked: the state objects it changed
 
@@ -171,6 +175,7 @@ class Walker:
                     cell.set(value, ex.warps, line)  # holds for the warps running this line
                 for log in ex.state_log:
                     log.add(cell)
+                self.lane_change(cell, line)
                 continue
             try:
                 assign_target(t, value, env)
@@ -192,6 +197,7 @@ class Walker:
                         # one TIR variable, shared with the @T.inline bodies that see it (tvm_classes.py)
                         env[n] = tvm_classes.TirLocal(n, st.lineno, ex.warps, Unresolved(
                             n, st.lineno, "declared without a value (a runtime variable)"))
+                        env[n].lane_depth = len(ex.lane_changes)
                     else:
                         env[n] = Unresolved(n, st.lineno, "declared without a value (a runtime variable)")
                 return
@@ -234,6 +240,21 @@ class Walker:
             if is_layout_expr(value):
                 self.bind(targets, LayoutExpr(value, st.lineno), env, st.lineno)
                 return
+            if len(targets) == 1 and isinstance(targets[0], ast.Tuple) and isinstance(value, ast.Tuple) and \
+                    len(targets[0].elts) == len(value.elts) and \
+                    all(isinstance(t, ast.Name) for t in targets[0].elts):
+                # `a, b = x, y`: each name its own element (a thread-derived one keeps its own expression,
+                # evaluated per lane later; all elements are evaluated before any name is bound)
+                before = dict(env)
+                vals = []
+                for t, e in zip(targets[0].elts, value.elts):
+                    v = eval_or_unresolved(Evaluator(before), e, t.id, st.lineno)
+                    if isinstance(v, Unresolved) and v.thread:
+                        v.expr = (e, before)
+                    vals.append(v)
+                for t, v in zip(targets[0].elts, vals):
+                    self.bind([t], v, env, st.lineno, cond)
+                return
             v = eval_or_unresolved(ev, value, "/".join(names), st.lineno)
             if isinstance(v, Unresolved) and v.thread:
                 v.expr = (value, dict(env))  # re-evaluated per warp in a branch test (warps.py)
@@ -244,6 +265,7 @@ class Walker:
                 pass  # the value is known; the condition only decides whether the line runs
             if isinstance(v, tvm_classes.PipeState) and v.warps == "unset":
                 v.warps = ex.warps  # the warps whose registers hold it (None: every warp)
+                v.lane_depth = len(ex.lane_changes)  # built inside this many lane-only branches
                 if cond is not None:
                     v.lose(st.lineno, f"built under the undecided condition of line {cond.line}")
             self.bind(targets, v, env, st.lineno, cond)
@@ -256,6 +278,8 @@ class Walker:
                     env[n] = u
         elif isinstance(st, ast.Expr):
             if isinstance(st.value, ast.Call) and instr_ops.bind_encoder(st.value, env, ex, st.lineno):
+                return
+            if isinstance(st.value, ast.Call) and tmem_ops.pool_statement(st.value, env):
                 return
             if isinstance(st.value, ast.Call) and self.state_call(st.value, env, cond):
                 return
@@ -301,6 +325,10 @@ class Walker:
                                      f"walk takes {len(sampled['walked'])} of {sampled['iterations']} iterations "
                                      "(its state after the loop is not followed)")
                 if values is not None:
+                    if sampled is not None:
+                        # names the body assigned hold the last iteration's value, which the walk did not see
+                        import loop_state
+                        loop_state.after_sampled_loop(st, env, sampled, KEEP_AFTER_LOOP)
                     self.walk_body(st.orelse, env, defs, called, cond)
                     return
             for n in names_of(st.target):
@@ -335,6 +363,12 @@ class Walker:
                 u = Unresolved(f"condition at line {st.lineno}", st.lineno,
                                f"the branch taken depends on {test.root().name}", test)
                 self.walk_body(st.body, env, defs, called, u)
+        elif isinstance(st, ast.With) and kern_forms.loop_frame(st) is not None:
+            # kern: `with K.unroll(n) as v:` / `with K.serial(a, b) as v:` is a loop (kern_forms.py)
+            self.walk_stmt(kern_forms.loop_frame(st), env, defs, called, cond)
+        elif isinstance(st, ast.With) and len(st.items) == 1 and isinstance(st.items[0].context_expr, ast.Name) \
+                and isinstance(env.get(st.items[0].context_expr.id), kern_forms.Role):
+            self.walk_role(env[st.items[0].context_expr.id], st, env, defs, called, cond)
         elif isinstance(st, (ast.With, ast.AsyncWith)):
             for item in st.items:
                 if isinstance(item.context_expr, ast.Call):
@@ -391,8 +425,18 @@ class Walker:
             obj.lose(line, f"{f.attr}() under the undecided condition of line {cond.line}")
         elif ex.runtime_loops:
             obj.lose(line, f"{f.attr}() in a loop the walk does not unroll")
-        elif obj.warps != ex.warps:
+        elif obj.warps != ex.warps and not (ex.warps is not None and (obj.warps is None or ex.warps <= obj.warps)):
             obj.lose(line, f"{f.attr}() by warps other than those that built the state (line {obj.line})")
+        elif obj.warps != ex.warps and f.attr == "advance" and not call.args:
+            obj.advance_copies(sorted(ex.warps))  # a subset of its builders: their own copies
+        elif obj.warps != ex.warps and f.attr == "init" and len(call.args) == 1:
+            v = eval_or_unresolved(Evaluator(env), call.args[0], "phase", line)
+            if isinstance(v, Unresolved):
+                obj.lose(line, f"init() with a phase the source does not fix ({v.root().name})")
+            else:
+                obj.init_copies(sorted(ex.warps), v)
+        elif obj.copies:
+            obj.lose(line, f"{f.attr}() by every warp after some warps changed their own copies")
         elif f.attr == "advance" and not call.args:
             obj.advance()
         elif f.attr == "init" and len(call.args) == 1:
@@ -405,7 +449,16 @@ class Walker:
             obj.lose(line, f"{f.attr}() with arguments the extraction does not model")
         for log in ex.state_log:
             log.add(obj)
+        self.lane_change(obj, line)
         return True
+
+    def lane_change(self, obj, line: int) -> None:
+        """A state object or declared scalar changed inside a branch that only some lanes of a warp
+        take (elect_sync, a lane test): recorded, so that the change is not taken to hold for the
+        whole warp after that branch (walk_warp_branch)."""
+        ex = self.ex
+        if ex.lane_changes and getattr(obj, "lane_depth", 0) < len(ex.lane_changes):
+            ex.lane_changes[-1].setdefault(id(obj), (obj, line, ex.warps))
 
     def register_assign(self, call, env, cond) -> None:
         """kern DSL `K.assign(x, value)`: the register x holds `value` from here on.  In straight-line
@@ -429,6 +482,33 @@ class Walker:
             v.expr = (call.args[1], dict(env))
         env[name] = v
 
+    def walk_role(self, role, st, env, defs, called, cond) -> None:
+        """kern `with role:`: the body runs on the role's warps only (its guard is first_warp <=
+        warp_id <= last_warp, kern/specialize.py Role.__enter__); like a branch on thread indices."""
+        ex = self.ex
+        if ex.num_warps is None:
+            ex.block(f"role {role.name} at line {st.lineno}", st.lineno, None, "a kern role, and the kernel "
+                     "declares no warp count (K.kernel(warps=...)) to place it in")
+            return
+        if role.warps[-1] >= ex.num_warps:
+            ex.block(f"role {role.name} at line {st.lineno}", st.lineno, None, f"role warps {role.warps} past the "
+                     f"CTA's {ex.num_warps} warps")
+            return
+        current = ex.warps if ex.warps is not None else frozenset(range(ex.num_warps))
+        ws = frozenset(role.warps) & current
+        if not ws:
+            return
+        saved = (ex.warps, ex.warps_line)
+        ex.warp_branches += 1
+        try:
+            ex.warps, ex.warps_line = ws, st.lineno
+            tvm_classes.WALK["warps"] = ws
+            self.walk_body(st.body, env, defs, called, cond)
+        finally:
+            ex.warps, ex.warps_line = saved
+            tvm_classes.WALK["warps"] = saved[0]
+            ex.warp_branches -= 1
+
     def walk_warp_branch(self, test, line, body, orelse, env, defs, called, cond) -> bool:
         """An `if` whose test depends only on thread indices: each branch is walked with the
         warps that take it (warps.py); a branch no warp takes is not walked.  False when the
@@ -440,9 +520,12 @@ class Walker:
         got = warps_mod.branch_warps(test, env, current, Evaluator)
         if got is None:
             return False
-        taken, not_taken, _lane_dep = got
+        taken, not_taken, lane_dep = got
         saved = (ex.warps, ex.warps_line)
         ex.warp_branches += 1
+        ex.lane_branches += 1 if lane_dep else 0  # some lanes of a warp only (reg_access.py refuses)
+        if lane_dep:
+            ex.lane_changes.append({})
         try:
             for branch, ws in ((body, taken), (orelse, not_taken)):
                 if branch and ws:
@@ -453,6 +536,19 @@ class Walker:
             ex.warps, ex.warps_line = saved
             tvm_classes.WALK["warps"] = saved[0]
             ex.warp_branches -= 1
+            ex.lane_branches -= 1 if lane_dep else 0
+            if lane_dep:
+                # a change made by some lanes only: after the branch the warp's lanes disagree
+                for obj, at, ws in ex.lane_changes.pop().values():
+                    why = (f"changed at line {at} inside the branch at line {line}, which only some lanes of each "
+                           "warp take (elect_sync / a lane test): after that branch the warp's lanes hold "
+                           "different values")
+                    if isinstance(obj, tvm_classes.PipeState) and obj.copies and ws is not None:
+                        obj.lose_copies(sorted(ws), why)  # only the copies of the warps that changed it
+                    else:
+                        obj.lose(at, why)
+                    if ex.lane_changes and getattr(obj, "lane_depth", 0) < len(ex.lane_changes):
+                        ex.lane_changes[-1].setdefault(id(obj), (obj, at, ws))
         return True
 
     def scan_calls(self, node, env, defs, called, cond, skip_top=False):
@@ -477,6 +573,11 @@ class Walker:
                 Walker(self.ex, self.depth + 1).walk_function(fv, sub_env, called)
 
 
+# values that are the same object in every iteration (allocations, state objects with their own rule)
+import kernel_env as _ke  # noqa: E402
+KEEP_AFTER_LOOP = (_ke.BufferRef, _ke.Pool, _ke.Scheduler, _ke.Imported, _ke.ModuleValue, fragments.RegArray,
+                   LayoutExpr, FuncValue, warps_mod.ThreadIndex, tvm_classes.PipeState, tvm_classes.TirLocal,
+                   tvm_classes.SmemDescObj)
 LOOP_FUNCS = {"range", "unroll", "serial", "vectorized", "parallel", "static_range"}
 MAX_UNROLL = 256          # iterations of one loop walked one by one
 MAX_UNROLLED_TOTAL = 20_000  # loop iterations walked one by one in the whole extraction

@@ -21,6 +21,7 @@ with runtime thread-index branches: they stay undecided unless the kernel names 
 from __future__ import annotations
 
 import ast
+import re
 
 from corpus_notation import dotted, strip_builder
 from kernel_env import BufferRef, ConvertError, Pool, Unresolved, UnresolvedError
@@ -73,7 +74,8 @@ def is_op(call: ast.Call, env: dict | None = None) -> bool:
     if isinstance(call.func, ast.Attribute) and call.func.attr in ("commit", "dealloc"):
         return True
     t = _ptx_text(call, env)
-    return t is not None and any(k in t for k in PTX_DATA)
+    import reg_access
+    return t is not None and (any(k in t for k in PTX_DATA) or reg_access.recognises(t))
 
 
 def region(node, env, ev) -> tuple[str, BufferRef]:
@@ -135,17 +137,31 @@ def record(call: ast.Call, env, ev, ex, line: int, cond) -> None:
                 return
         elif _raw_alloc_kind(_ptx_text(call, env)):
             op = _raw_tmem_alloc(call, _ptx_text(call, env), ev, ex)
-        elif (_ptx_text(call, env) or "").startswith(("cp.async.bulk.tensor.", "tcgen05.mma.", "tcgen05.ld.")):
+        elif (_ptx_text(call, env) or "").startswith(("cp.async.bulk.tensor.", "tcgen05.mma.", "tcgen05.ld.",
+                                                      "tcgen05.st.", "tcgen05.cp.")):
             import instr_ops
             import mma_forms
+            import tmem_cp
+            import tmem_ops
             from allocators import _emit
             text = _ptx_text(call, env)
             ops = instr_ops.tma_ops(call, text, env, ex) if text.startswith("cp.async") else \
                 mma_forms.mma_ops(call, text, env, ex) if text.startswith("tcgen05.mma") else \
-                instr_ops.ld_ops(call, text, env, ex, _emit)
+                tmem_cp.cp_ops(call, text, env, ex) if text.startswith("tcgen05.cp") else \
+                tmem_ops.ldst_ops(call, text, env, ex, _emit)
             for i, op in enumerate(ops):
                 if len(ops) > 1:
                     op["_suffix"] = ".w" + "_".join(str(w) for w in op["warps"][:1])
+                _append(op, call, ex, line, cond)
+            return
+        elif __import__("reg_access").recognises(_ptx_text(call, env)):
+            # plain st.shared / ld.shared and cvt.rn.x2.f32 (reg_access.py)
+            import reg_access
+            from allocators import _emit
+            ops = reg_access.ops(call, _ptx_text(call, env), env, ex, _emit)
+            for op in ops:
+                if len(ops) > 1:
+                    op["_suffix"] = ".w" + str(op["warps"][0])
                 _append(op, call, ex, line, cond)
             return
         elif (_ptx_text(call, env) or "").startswith(("ldmatrix.", "mma.sync.", "stmatrix.")):
@@ -199,7 +215,8 @@ def _fragment_ops(call, text, env, ev, ex) -> list:
         regs = fragments._reg_operands(call.args[:-1], ev, len(call.args) - 1, "ldmatrix destination")
         arr = regs[0].array
         for w in ws:
-            ptrs = fragments._lane_ptrs(call.args[-1], env, w, Evaluator)
+            xn = re.search(r"\.x([124])\b", text)
+            ptrs = fragments._lane_ptrs(call.args[-1], env, w, Evaluator, 8 * int(xn.group(1)) if xn else 8)
             _buf, smem, frag, num, trans = fragments.ldmatrix_fragment(text, ptrs, regs)
             fb = fragments.fragment_buffer(arr, frag, ex, _emit)
             ops.append({"kind": "ldmatrix", "num": num, "trans": trans, "smem": smem, "regs": fb.name,

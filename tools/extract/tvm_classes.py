@@ -32,6 +32,11 @@ call, resolving names late in the defining scope's frames (apache/tvm 5d4dc87
 python/tvm/tirx/script/parser/entry.py:90-209, TIRInline.__call__ 134-161).  It is a TirLocal,
 shared by every environment copy, so an assignment in an inlined body is seen by the next read.
 
+A state built by some warps (every warp, before a warp-role branch) and changed inside a branch
+by a subset of them is one copy per warp (per-thread registers): each warp's copy follows the
+changes on its own path, and a read sees the value of the reading warps' copies -- unresolved when
+they differ.
+
 A state object is per-thread register state.  Its value is known only while every change to it
 happened in code that the walk follows exactly: an `advance()` / `init()` under an undecided
 condition, in a loop the walk does not unroll, by warps other than those that created it, or in
@@ -56,6 +61,18 @@ class PipeState:
         self.stage = 0 if phase is not None else None
         self.phase = phase
         self.stale: tuple[int, str] | None = None   # (line, why) once the walk lost track of it
+        # warp -> (stage, phase): the copies of warps that changed the state on their own path
+        # (a state built before a warp-role branch and advanced inside it; per-thread registers,
+        # so each warp role holds its own copy).  Warps not listed hold (self.stage, self.phase).
+        self.copies: dict = {}
+        self.lane_lost: dict = {}   # warp -> why its copy is not followed (changed by some of its lanes only)
+
+    def _values(self, warps):
+        """The (stage, phase, stale-why) values the given warps hold (None: every warp)."""
+        base = (self.stage, self.phase, None)
+        if warps is None:
+            return {base} | set(self.copies.values())
+        return {self.copies.get(w, base) for w in warps}
 
     def read(self, attr: str, node):
         from kernel_env import Unresolved, UnresolvedError
@@ -66,7 +83,21 @@ class PipeState:
         if self.stale is not None:
             line, why = self.stale
             raise UnresolvedError(Unresolved(f"PipelineState.{attr}", line, why))
-        v = getattr(self, attr)
+        ws = WALK.get("warps")
+        lost = [self.lane_lost[w] for w in (ws if ws is not None else self.lane_lost) if w in self.lane_lost]
+        if lost:
+            raise UnresolvedError(Unresolved(f"PipelineState.{attr}", self.line, lost[0]))
+        vals = self._values(WALK.get("warps")) if self.copies else {(self.stage, self.phase, None)}
+        why = next((v[2] for v in vals if v[2] is not None), None)
+        if why is not None and attr == "stage":
+            raise UnresolvedError(Unresolved(f"PipelineState.{attr}", self.line, why))
+        vals = {v[0:1] for v in vals} if attr == "stage" else {v[1:2] for v in vals}
+        if len(vals) > 1:
+            ws = WALK.get("warps")
+            raise UnresolvedError(Unresolved(f"PipelineState.{attr}", self.line, "read by warps whose copies "
+                                             f"differ (each changed it on its own path): warps "
+                                             f"{sorted(ws) if ws is not None else 'all'} hold {sorted(str(v[0]) for v in vals)}"))
+        v = next(iter(vals))[0]
         if v is None:
             raise UnresolvedError(Unresolved(f"PipelineState.{attr}", self.line, "read before init() (the "
                                              "state was built without a phase)"))
@@ -87,6 +118,38 @@ class PipeState:
                 self.stage, self.phase = 0, self.phase ^ 1
         else:
             self.phase ^= 1
+
+    def advance_copies(self, warps) -> None:
+        """advance() run by `warps` only (a subset of the warps that built the state): their copies.
+        A copy that runs past the ring's end within the walked pass keeps its phase, but its stage
+        is not followed: the next use of slot 0 waits until the consumer warps released it, and the
+        walk places their ops after this warp's (one pass, warp roles one after the other), so the
+        reuse cannot be put in the pass's order."""
+        for w in warps:
+            st, ph, why = self.copies.get(w, (self.stage, self.phase, None))
+            if ph is None:
+                self.lose(self.line, "advanced before init()")
+                return
+            if self.depth > 1:
+                st += 1
+                if st == self.depth:
+                    st, ph = 0, ph ^ 1
+                    why = why or (f"warp {w}'s copy wrapped around the {self.depth}-slot ring within the walked "
+                                  "pass (reusing a slot waits for the consumer warps, whose ops the one-pass walk "
+                                  "places later)")
+            else:
+                ph ^= 1
+            self.copies[w] = (st, ph, why)
+
+    def init_copies(self, warps, phase) -> None:
+        for w in warps:
+            self.copies[w] = (0, phase, None)
+
+    def lose_copies(self, warps, why: str) -> None:
+        """The copies of `warps` are no longer followed (their `stage` and `phase` reads are unresolved)."""
+        for w in warps:
+            self.copies.setdefault(w, (self.stage, self.phase, None))
+            self.lane_lost.setdefault(w, why)
 
     def lose(self, line: int, why: str) -> None:
         if self.stale is None:
