@@ -320,6 +320,13 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
     env = module_env(tree, overrides, os.path.basename(file_label))
     roots = kernel_roots(tree, env, function)
     if not roots:
+        for st in tree.body:  # kernels as methods of a class: say so instead of "no kernel"
+            if isinstance(st, ast.ClassDef) and any(isinstance(m, ast.FunctionDef) and (
+                    contains_interesting(m) or _has_buffer_params(m)) for m in st.body):
+                deco = ", ".join("@" + ast.unparse(d) for d in st.decorator_list)
+                raise InputError("extract.kernel", f"{file_label}:{st.lineno}: the kernels are methods of the class "
+                                 f"{st.name}{' (' + deco + ')' if deco else ''}; extract reads top-level kernel "
+                                 "functions only (write the prim_func at module level)", st.lineno)
         raise InputError("extract.kernel", f"{file_label}: no kernel function found (no function allocates a "
                          "buffer, issues an op or takes a T.Buffer parameter)")
     check_param_names(tree, overrides, roots)

@@ -506,7 +506,7 @@ class Evaluator(Translator):
         if fname in ("range",):
             args = [self.value(a) for a in node.args]
             r = range(*args)
-            _bounded(len(r), "range")
+            _bounded(max(0, -((r.start - r.stop) // r.step)), "range")  # len() would overflow past 2**63
             return tuple(r)
         if fname in ("isinstance",):
             raise ConvertError("isinstance is not evaluated")
