@@ -17,6 +17,7 @@
 //                                              Rejected by the reader: exit 2 extract.model at
 //                                              the rejected item's origin FILE:LINE
 //   an error document, exit 2/3/4              passed on (stdout with --json); the same code
+//   a model over 16 MiB (run's file limit)     exit 3 extract.model-size, nothing written
 //   killed at --time-limit (default 300 s)     exit 3 extract.time-limit
 //   killed by SIGKILL/SIGABRT/SIGSEGV/SIGBUS   exit 3 extract.memory-limit (RLIMIT_AS of the
 //                                              child is --memory-limit MB, default as the other
@@ -309,6 +310,12 @@ int finish(const Opts& o, const ChildResult& cr) {
                                    "kernel file",
                                    bad, rc),
                        4};
+  if (cr.out.size() > kMaxModelFileBytes)  // `run` reads at most that much of a model file
+    throw ExtractError{"extract.model-size",
+                       fmt::format("the extracted model is {} bytes, more than the {} MiB a model file may be "
+                                   "(`tirx-verify run` would refuse it); no model was written",
+                                   cr.out.size(), kMaxModelFileBytes >> 20),
+                       kUndecided};
   try {
     (void)kernel::parse_model(cr.out, "extracted model");
   } catch (const InputError& e) {
