@@ -71,10 +71,60 @@ def parse_param(text: str):
 
 
 MODULE_OVERRIDES: dict = {}  # --param names bound at module level -> the line of their assignment
+MODULE_BINDERS: dict = {}  # module_binders() of the kernel file (explain_undefined)
+
+
+def module_binders(tree: ast.Module) -> dict:
+    """Where each module-level name is bound: name -> (line, how), the first binding. `how` is
+    "assign" for a plain assignment, else the statement the binding sits in (the extraction runs
+    only assignments, defs, imports and decidable ifs at module level)."""
+    out: dict = {}
+    for st in tree.body:
+        if isinstance(st, (ast.Assign, ast.AnnAssign)):
+            for t in (st.targets if isinstance(st, ast.Assign) else [st.target]):
+                for n in names_of(t):
+                    out.setdefault(n, (st.lineno, "assign"))
+        elif isinstance(st, (ast.Try, ast.With, ast.For, ast.While, ast.AugAssign)) or \
+                type(st).__name__ in ("TryStar", "Match"):
+            kind = {"Try": "try statement", "TryStar": "try statement", "With": "with statement",
+                    "For": "for loop", "While": "while loop", "AugAssign": "augmented assignment",
+                    "Match": "match statement"}[type(st).__name__]
+            for n in ast.walk(st):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                    out.setdefault(n.id, (st.lineno, kind))
+                elif isinstance(n, ast.ExceptHandler) and n.name:
+                    out.setdefault(n.name, (st.lineno, kind))
+        elif isinstance(st, ast.Import):
+            for a in st.names:
+                out.setdefault(a.asname or a.name.split(".")[0], (st.lineno, f"import of {a.name}"))
+    return out
+
+
+def explain_undefined(v: Unresolved, line: int, binders: dict) -> None:
+    """A name "not defined in this file" that the file does bind, only not where the extraction
+    looks: say where (a later line, a try / for / with body, an `import X` whose module is not
+    read), instead of the misleading "not defined"."""
+    r = v.root()
+    if r.reason != "not defined in this file":
+        return
+    where = binders.get(r.name) or binders.get(r.name.split(".")[0])
+    if where is None:
+        return
+    at, how = where
+    if how == "assign" and at >= line:
+        r.reason = f"assigned at line {at}, after its use at line {line} (module statements run in order)"
+    elif how.startswith("import of"):
+        r.reason = f"an {how} at line {at} (another module, not read)"
+    elif how != "assign":
+        r.reason = f"bound inside the {how} at line {at}, which the extraction does not run"
+    r.line = r.line or at
 
 
 def module_env(tree: ast.Module, overrides: dict, file: str | None = None) -> dict:
     env: dict = {FILE_KEY: file} if file else {}
+    binders = module_binders(tree)
+    MODULE_BINDERS.clear()
+    MODULE_BINDERS.update(binders)
     for st in tree.body:
         ev = Evaluator(env)
         if isinstance(st, (ast.Assign, ast.AnnAssign)):
@@ -86,6 +136,8 @@ def module_env(tree: ast.Module, overrides: dict, file: str | None = None) -> di
                 v = LayoutExpr(st.value, st.lineno)
             else:
                 v = eval_or_unresolved(ev, st.value, "/".join(names), st.lineno)
+            if isinstance(v, Unresolved):
+                explain_undefined(v, st.lineno, binders)
             bind_targets(targets, v, env, st.lineno)
             for n in names:  # --param NAME: the value from here on, so `B = A * 2` below uses it
                 if n in overrides:
@@ -407,10 +459,22 @@ def build_model(result: dict, args, file_label: str) -> dict:
         "config": {k: {"value": jsonable(v["value"]), "origin": v["origin"]} for k, v in sorted(ex.config.items())},
         "instance": instance_record(args),
         "sampled_loops": sampled_loops(ex),
-        "unresolved": [dict(b, reason=plain(b["reason"])) for b in ex.blocked],
+        "unresolved": [dict(b, reason=plain(explained(b))) for b in ex.blocked],
         "complete": not ex.blocked,
     }
     return model
+
+
+def explained(b: dict) -> str:
+    """An unresolved item's reason, with explain_undefined's wording for a module name the file
+    binds where the extraction does not look (the walk looked it up inside a function)."""
+    if b.get("reason") != "not defined in this file" or "name" not in b:
+        return b["reason"]
+    u = Unresolved(b["name"], None, b["reason"])
+    explain_undefined(u, b.get("line") or 0, {k: v for k, v in MODULE_BINDERS.items() if v[1] != "assign"})
+    if u.line and "defined_at" not in b:
+        b["defined_at"] = u.line
+    return u.reason
 
 
 def instance_record(args) -> dict:
