@@ -616,6 +616,9 @@ def main(argv=None) -> int:
                          "(CTA indices and tile-scheduler fields stay unresolved)")
     ap.add_argument("--serial-iterations", type=int, default=1, metavar="N",
                     help="walk a T.serial loop with a fixed range for its first N iterations (default 1; 0: all)")
+    ap.add_argument("--memory-limit", type=int, metavar="MB",
+                    help="address-space limit of this process in MB (RLIMIT_AS, only lowered; tirx-verify "
+                         "extract sets it before exec and passes the value for messages)")
     json_out = "--json" in (argv if argv is not None else sys.argv[1:])
     try:
         args = ap.parse_args(argv)
@@ -623,13 +626,23 @@ def main(argv=None) -> int:
         return 0 if e.code == 0 else 2
     except InputError as e:
         return report_error(e, json_out)
+    limit = f"--memory-limit {args.memory_limit} MB" if args.memory_limit else "the memory available"
     try:
+        if args.memory_limit is not None:
+            if args.memory_limit < 16:
+                raise InputError("cli.usage", f"--memory-limit {args.memory_limit}: below 16 MB")
+            import resource
+            want = args.memory_limit << 20
+            soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+            if soft == resource.RLIM_INFINITY or soft > want:
+                resource.setrlimit(resource.RLIMIT_AS, (min(want, hard) if hard != resource.RLIM_INFINITY
+                                                        else want, hard))
         return run(args)
     except InputError as e:
         return report_error(e, args.json)
     except MemoryError:
         return report_error(InputError("extract.memory-limit", f"{args.kernel}: the extraction ran out of memory "
-                                       "(--memory-limit); no model was written"), args.json, 3)
+                                       f"({limit}); no model was written"), args.json, 3)
 
 
 UNDECIDED_IDS = ("extract.memory-limit", "extract.recursion-limit")  # a limit was hit: exit 3

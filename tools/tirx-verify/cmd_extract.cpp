@@ -367,6 +367,7 @@ int extract_main(const Opts& o) {
   opt("--instance", o.instance);
   if (o.serial_iterations >= 0) argv.push_back("--serial-iterations=" + std::to_string(o.serial_iterations));
   if (o.allow_unresolved) argv.push_back("--allow-unresolved");
+  argv.push_back("--memory-limit=" + std::to_string(o.memory_limit_mb));  // for its messages (RLIMIT_AS is ours)
   argv.insert(argv.end(), {"--", o.kernel});
   ChildLimits limits;
   limits.time_limit_s = o.time_limit_s;
