@@ -152,7 +152,7 @@ def bundled_params(model):
         out.append(f"{k}={val}")
     for k, v in sorted(model.get("other_params", {}).items()):
         val = v.get("value") if isinstance(v, dict) else v
-        if "@" not in k and isinstance(val, str):
+        if "@" not in k and isinstance(val, (str, bool)):  # a bool is a configuration switch (is_v32)
             out.append(f"{k}={val}")
     return out
 

@@ -619,6 +619,9 @@ def main(argv=None) -> int:
     ap.add_argument("--memory-limit", type=int, metavar="MB",
                     help="address-space limit of this process in MB (RLIMIT_AS, only lowered; tirx-verify "
                          "extract sets it before exec and passes the value for messages)")
+    ap.add_argument("--layout-tool", metavar="PATH",
+                    help="the tirx-verify binary that expands layouts for derived views (layout_text.py; "
+                         "`tirx-verify extract` passes itself)")
     json_out = "--json" in (argv if argv is not None else sys.argv[1:])
     try:
         args = ap.parse_args(argv)
@@ -626,6 +629,8 @@ def main(argv=None) -> int:
         return 0 if e.code == 0 else 2
     except InputError as e:
         return report_error(e, json_out)
+    import layout_text
+    layout_text.set_tool(args.layout_tool)
     limit = f"--memory-limit {args.memory_limit} MB" if args.memory_limit else "the memory available"
     try:
         if args.memory_limit is not None:

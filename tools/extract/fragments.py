@@ -113,12 +113,31 @@ def reg_array(call: ast.Call, ev, line: int, name: str):
         shape = ev.value(call.args[0]) if call.args else None
         shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
         dt = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "dtype"), None)
-        dtype = str(ev.value(dt)) if dt is not None else None
+        # alloc_local / alloc_buffer default to float32 (apache/tvm 5d4dc87 python/tvm/tirx/script/
+        # builder/ir.py:813, 1869; tirx_kernels/kern/__init__.py:331)
+        dtype = str(ev.value(dt)) if dt is not None else "float32"
     except Exception:  # noqa: BLE001 - an array whose size the source does not fix is not modelled
         return None
     if len(shape) != 1 or not isinstance(shape[0], int) or not 0 < shape[0] <= 256 or dtype is None:
         return None
     return RegArray(name, line, shape[0], dtype, call)
+
+
+def vector_annotation(ann, ev, line: int, name: str):
+    """The RegArray of `x: T.f32[N]` (TVM's parser: a local allocation, T.alloc_local(shape,
+    dtype); apache/tvm 5d4dc87 python/tvm/tirx/script/parser/parser.py:753-757), or None."""
+    from corpus_notation import DTYPE_BITS, make_dtype
+    if not (isinstance(ann, ast.Subscript) and isinstance(ann.value, ast.Attribute) and
+            isinstance(ann.value.value, ast.Name) and ann.value.value.id in ("T", "Tx")):
+        return None
+    dt = str(make_dtype(ann.value.attr))
+    if dt not in DTYPE_BITS:
+        return None
+    shape = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
+    call = ast.Call(func=ast.Attribute(value=ast.Name(id="T", ctx=ast.Load()), attr="alloc_local", ctx=ast.Load()),
+                    args=[ast.Tuple(elts=list(shape), ctx=ast.Load()), ast.Constant(dt)], keywords=[])
+    ast.copy_location(call, ann)
+    return reg_array(call, ev, line, name)
 
 
 # -- PTX instruction maps ------------------------------------------------------------------

@@ -161,6 +161,12 @@ class BufferRef:
         self.name, self.scope, self.shape, self.dtype, self.layout, self.line = \
             name, scope, shape, dtype, layout, line
 
+    def __getitem__(self, i):
+        # an element of a model buffer (e.g. the registers of a fragment's X.local() view passed
+        # one by one to a raw instruction) is a runtime value, not a register array's slot
+        raise ConvertError(f"{self.name}[...] names elements of the model buffer {self.name} (a {self.scope} "
+                           "buffer, e.g. a fragment's local() view), not registers of a register array")
+
 
 def import_reason(v: "Imported") -> str:
     if v.module.startswith("."):

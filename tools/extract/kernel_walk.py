@@ -189,6 +189,12 @@ class Walker:
         if isinstance(st, (ast.Assign, ast.AnnAssign)):
             targets = st.targets if isinstance(st, ast.Assign) else [st.target]
             names = [n for t in targets for n in names_of(t)]
+            if st.value is None and isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name):
+                arr = fragments.vector_annotation(st.annotation, ev, st.lineno, st.target.id)
+                if arr is not None:  # x: T.f32[N] is T.alloc_local((N,), "float32") (views.py)
+                    key = (ex.current_file(), st.lineno, st.target.id)
+                    env[st.target.id] = ex.reg_arrays.setdefault(key, arr)
+                    return
             if st.value is None:
                 for n in names:
                     if n in ex.overrides:
@@ -237,6 +243,12 @@ class Walker:
                     op_sites.record(value, env, ev, ex, st.lineno, cond)
             else:
                 self.scan_calls(value, env, defs, called, cond)
+                if isinstance(value, ast.Subscript):  # X.sub[...] (views.py)
+                    got = allocators.allocation(value, env, ev, ex, names[0] if len(names) == 1 else None,
+                                                st.lineno, cond)
+                    if got is not allocators.NOT_AN_ALLOCATION:
+                        self.bind(targets, got, env, st.lineno)
+                        return
             if is_layout_expr(value):
                 self.bind(targets, LayoutExpr(value, st.lineno), env, st.lineno)
                 return

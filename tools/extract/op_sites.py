@@ -78,17 +78,28 @@ def is_op(call: ast.Call, env: dict | None = None) -> bool:
     return t is not None and (any(k in t for k in PTX_DATA) or reg_access.recognises(t))
 
 
-def region(node, env, ev) -> tuple[str, BufferRef]:
-    """REGION text of a buffer argument: NAME or NAME[i, lo:hi, :]."""
+def region(node, env, ev, ex=None, line=0) -> tuple[str, BufferRef]:
+    """REGION text of a buffer argument: NAME or NAME[i, lo:hi, :], also through a derived
+    buffer (X.rearrange(...)[...], X.sub[...], X.chunk(spec)[picks]: views.py)."""
+    import views
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call) and \
+            isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "chunk" and ex is not None:
+        return views.chunk_region(node, env, ev, ex, line)
+    if ex is not None and views.is_derived(node):
+        b = views.buffer_of(node, env, ev, ex, None, line)
+        return b.name, b
     base = node.value if isinstance(node, ast.Subscript) else node
-    if not isinstance(base, ast.Name):
-        raise ConvertError(f"{ast.unparse(node)!r} is not a buffer region")
-    b = env.get(base.id)
-    if isinstance(b, Unresolved):
-        raise UnresolvedError(b)
-    if not isinstance(b, BufferRef):
-        raise ConvertError(f"{base.id!r} is not a buffer the extraction modelled (no layout, or not allocated "
-                           "in this file)")
+    if ex is not None and views.is_derived(base):
+        b = views.buffer_of(base, env, ev, ex, None, line)
+    else:
+        if not isinstance(base, ast.Name):
+            raise ConvertError(f"{ast.unparse(node)!r} is not a buffer region")
+        b = env.get(base.id)
+        if isinstance(b, Unresolved):
+            raise UnresolvedError(b)
+        if not isinstance(b, BufferRef):
+            raise ConvertError(f"{base.id!r} is not a buffer the extraction modelled (no layout, or not allocated "
+                               "in this file)")
     if not isinstance(node, ast.Subscript):
         return b.name, b
     idx = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -251,12 +262,22 @@ def _kwargs(call, ev, known: set, line) -> dict:
 def _copy(call, kind, env, ev, ex, line) -> dict:
     if len(call.args) < 2:
         raise ConvertError(f"{kind} needs dst and src")
-    dst, db = region(call.args[0], env, ev)
-    src, sb = region(call.args[1], env, ev)
+    dst, db = region(call.args[0], env, ev, ex, line)
+    src, sb = region(call.args[1], env, ev, ex, line)
     kw = _kwargs(call, ev, KNOWN_COPY_KW, line)
     dispatch = kw.get("dispatch") or default_dispatch(db, sb)
+    if dispatch is None and "local" in (sb.scope, db.scope) and \
+            {sb.scope, db.scope} & {"shared", "shared.dyn", "global"}:
+        # TVM tries ldstmatrix first (priority 10) and falls back to vec_auto_reg's per-thread
+        # vector accesses (apache/tvm 5d4dc87 python/tvm/backend/cuda/tile_primitive/copy/
+        # ld_stmatrix.py:388-395, vec_auto_reg.py); which one applies, and the vector width, come
+        # from both layouts in code not reimplemented here (docs/extract.md, derived buffers)
+        raise ConvertError(f"a {sb.scope} -> {db.scope} copy without dispatch=: TVM picks ldstmatrix or per-thread "
+                           "vector accesses (and their width) from both layouts, which is not derived here")
     if dispatch is None:
         raise ConvertError(f"no copy dispatch moves {sb.scope} -> {db.scope}")
+    if dispatch == "tma_auto":
+        dispatch = "tma"  # TVM's tma_auto variant (copy_async/tma.py:2275) is the model's tma
     op = {"kind": kind, "dst": dst, "src": src, "dispatch": dispatch}
     if "cta_group" in kw:
         op["cta_group"] = kw["cta_group"]
@@ -266,7 +287,37 @@ def _copy(call, kind, env, ev, ex, line) -> dict:
             raise ConvertError(f"a {dispatch} copy is executed by warps, and the kernel declares no thread index "
                                "that fixes the CTA's warps")
         op["warps"] = ws
+        if dispatch == "tcgen05" and ".wg." in "." + (dotted(call.func) or "") + ".":
+            _wg_rows(op, db, sb, ws)
     return op
+
+
+def _wg_rows(op, db, sb, ws) -> None:
+    """A warpgroup tcgen05 copy: executed by one warpgroup; under a branch that only some of its
+    warps take, the regions name the rows those warps move (docs/model-format.md, copy warps):
+    warp w moves rows 32 (w % 4) .. + 32 of a 128-row fragment and of the TMEM rows it pairs."""
+    groups = sorted({w // 4 for w in ws})
+    if len(groups) != 1:
+        raise ConvertError(f"a warpgroup copy executed by warps {ws} (more than one warpgroup): which warpgroup "
+                           "runs it is not determined here (each would move its own registers)")
+    quarters = sorted(w % 4 for w in ws)
+    if len(quarters) == 4:
+        return
+    if quarters != list(range(quarters[0], quarters[-1] + 1)):
+        raise ConvertError(f"a warpgroup copy executed by warps {ws} (not consecutive warps of the warpgroup)")
+    lo, hi = 32 * quarters[0], 32 * (quarters[-1] + 1)
+    for key, b in (("dst", db), ("src", sb)):
+        op[key] = _narrow_rows(op[key], b, lo, hi, ws)
+
+
+def _narrow_rows(region: str, b, lo: int, hi: int, ws) -> str:
+    name, _, rest = region.partition("[")
+    idx = [x.strip() for x in rest.rstrip("]").split(",")] if rest else [":"] * len(b.shape)
+    if not b.shape or b.shape[0] != 128 or idx[0] != ":":
+        raise ConvertError(f"a warpgroup copy executed by warps {ws} only: the rows they move in {region} are not "
+                           "the 128 rows of its first dimension")
+    idx[0] = f"{lo}:{hi}"
+    return f"{name}[{', '.join(idx)}]"
 
 
 def _raw_alloc_kind(text: str | None) -> str | None:
@@ -308,9 +359,9 @@ def _raw_tmem_alloc(call, text, ev, ex) -> dict:
 def _gemm(call, env, ev, ex, line) -> dict:
     if len(call.args) < 3:
         raise ConvertError("gemm_async needs D, A and B")
-    d, _ = region(call.args[0], env, ev)
-    a, _ = region(call.args[1], env, ev)
-    b, _ = region(call.args[2], env, ev)
+    d, _ = region(call.args[0], env, ev, ex, line)
+    a, _ = region(call.args[1], env, ev, ex, line)
+    b, _ = region(call.args[2], env, ev, ex, line)
     kw = _kwargs(call, ev, KNOWN_GEMM_KW, line)
     op = {"kind": "gemm_async", "d": d, "a": a, "b": b}
     if "cta_group" in kw:

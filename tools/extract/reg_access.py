@@ -212,7 +212,10 @@ def _smem(call, store: bool, vec: int, ty: str, env, ex, emit) -> list[dict]:
             and isinstance(addr.func.value, ast.Name) and isinstance(env.get(addr.func.value.id), BufferRef)):
         return []
     sbuf = env[addr.func.value.id]
-    if sbuf.scope not in ("shared", "shared.dyn"):
+    if sbuf.scope not in ("shared", "shared.dyn") or getattr(sbuf, "default_layout", False):
+        # an allocation without layout= (scratch words, barriers, staging arrays) is a model
+        # buffer with TVM's default row-major layout (allocators.py), but its plain per-thread
+        # moves are not model ops, as before it was one
         return []
     ev = Evaluator(env)
     arr, regs = _regs(rnodes, ev, "st.shared source" if store else "ld.shared destination")
@@ -221,6 +224,12 @@ def _smem(call, store: bool, vec: int, ty: str, env, ex, emit) -> list[dict]:
         raise ConvertError(f".{ty} moves {rbits}-bit registers; {arr.name} is a {arr.dtype} array")
     access_bytes = vec * rbits // 8
     ws = _check_lanes(ex, "st.shared" if store else "ld.shared")
+    if not store and _broadcast(addr, env, ws, sbuf):
+        # several threads load one element (a word every thread reads, e.g. the TMEM address
+        # tcgen05.alloc wrote): smem.access pairs each shared element with one register, so a
+        # broadcast read has no region pair; not a model op, as when such words had no model
+        # buffer (allocations without layout= are row-major model buffers now, allocators.py)
+        return []
     rbuf = array_buffer(arr, ex)
     if rbuf is None:
         if store:
@@ -269,6 +278,20 @@ def _smem(call, store: bool, vec: int, ty: str, env, ex, emit) -> list[dict]:
         out.append({"kind": "smem.access", "warps": group, "direction": "store" if store else "load",
                     "smem": smem, "regs": regs_r, "access_bytes": access_bytes})
     return out
+
+
+def _broadcast(addr, env, ws, sbuf) -> bool:
+    """Whether two executing threads' addresses name the same element of sbuf."""
+    import fragments
+    seen = set()
+    for w in ws:
+        for p in fragments._lane_ptrs(addr, env, w, Evaluator):
+            if p.buf.name != sbuf.name:
+                return False
+            if p.coords in seen:
+                return True
+            seen.add(p.coords)
+    return False
 
 
 def _safe_groups(ws):

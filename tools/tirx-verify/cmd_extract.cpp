@@ -367,6 +367,10 @@ int extract_main(const Opts& o) {
   opt("--instance", o.instance);
   if (o.serial_iterations >= 0) argv.push_back("--serial-iterations=" + std::to_string(o.serial_iterations));
   if (o.allow_unresolved) argv.push_back("--allow-unresolved");
+  // the layout algebra for derived views (tools/extract/layout_text.py): this binary's `print`
+  std::error_code self_ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", self_ec);
+  if (!self_ec) argv.push_back("--layout-tool=" + self.string());
   argv.push_back("--memory-limit=" + std::to_string(o.memory_limit_mb));  // for its messages (RLIMIT_AS is ours)
   argv.insert(argv.end(), {"--", o.kernel});
   ChildLimits limits;
