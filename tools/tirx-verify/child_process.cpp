@@ -105,7 +105,7 @@ ChildResult run_child(const std::vector<std::string>& argv, const ChildLimits& l
   std::vector<char*> cargv;
   for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
   cargv.push_back(nullptr);
-  const rlim_t want_as = static_cast<rlim_t>(limits.memory_mb) << 20;
+  const rlim_t want_as = limits.memory_mb > 0 ? static_cast<rlim_t>(limits.memory_mb) << 20 : 0;
   const pid_t parent = ::getpid();
 
   struct sigaction act{}, saved[3]{};
@@ -131,7 +131,7 @@ ChildResult run_child(const std::vector<std::string>& argv, const ChildLimits& l
     if (::getppid() != parent) ::_exit(127);  // the parent died before prctl took effect
 #endif
     rlimit as{};
-    if (::getrlimit(RLIMIT_AS, &as) == 0 && (as.rlim_cur == RLIM_INFINITY || as.rlim_cur > want_as)) {
+    if (want_as > 0 && ::getrlimit(RLIMIT_AS, &as) == 0 && (as.rlim_cur == RLIM_INFINITY || as.rlim_cur > want_as)) {
       as.rlim_cur = want_as;
       if (as.rlim_max != RLIM_INFINITY && as.rlim_max < want_as) as.rlim_cur = as.rlim_max;
       ::setrlimit(RLIMIT_AS, &as);

@@ -29,7 +29,7 @@ namespace tirx::cli {
 
 struct ChildLimits {
   double time_limit_s = 300;       // wall seconds, > 0
-  std::int64_t memory_mb = 4096;   // RLIMIT_AS of the child, MB, > 0
+  std::int64_t memory_mb = 4096;   // RLIMIT_AS of the child, MB; <= 0: not set
   std::size_t max_out_bytes = std::size_t{64} << 20;
   std::size_t max_err_bytes = std::size_t{1} << 20;
 };

@@ -21,7 +21,8 @@
 //   killed at --time-limit (default 300 s)     exit 3 extract.time-limit
 //   killed by SIGKILL/SIGABRT/SIGSEGV/SIGBUS   exit 3 extract.memory-limit (RLIMIT_AS of the
 //                                              child is --memory-limit MB, default as the other
-//                                              subcommands: min(4096, half of physical memory))
+//                                              subcommands: min(4096, half of physical memory);
+//                                              not in address-sanitizer builds)
 //   SIGTERM/SIGINT/SIGHUP sent to us           passed on to the tool's process group: exit 3
 //                                              extract.interrupted
 //   anything else (no JSON, not a model, a     exit 4 extract.internal saying what was wrong;
@@ -63,9 +64,26 @@
 #include "tirx_verify/layout/error.hpp"
 #include "tirx_verify/layout/input_file.hpp"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define TIRX_EXTRACT_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TIRX_EXTRACT_UNDER_ASAN 1
+#endif
+#endif
+
 namespace tirx::cli {
 
 namespace {
+// An address-sanitizer build runs itself as the layout tool under the Python child
+// (--layout-tool): its shadow memory reserves terabytes of address space, so no RLIMIT_AS can
+// be set there (as cli_budget's backstop, not in sanitizer builds).
+#ifdef TIRX_EXTRACT_UNDER_ASAN
+constexpr bool kChildMemoryLimit = false;
+#else
+constexpr bool kChildMemoryLimit = true;
+#endif
+
 struct Opts {
   std::string kernel;
   std::vector<std::string> params;
@@ -371,11 +389,12 @@ int extract_main(const Opts& o) {
   std::error_code self_ec;
   const auto self = std::filesystem::read_symlink("/proc/self/exe", self_ec);
   if (!self_ec) argv.push_back("--layout-tool=" + self.string());
-  argv.push_back("--memory-limit=" + std::to_string(o.memory_limit_mb));  // for its messages (RLIMIT_AS is ours)
+  if (kChildMemoryLimit)  // for its messages (RLIMIT_AS is set here, before exec)
+    argv.push_back("--memory-limit=" + std::to_string(o.memory_limit_mb));
   argv.insert(argv.end(), {"--", o.kernel});
   ChildLimits limits;
   limits.time_limit_s = o.time_limit_s;
-  limits.memory_mb = o.memory_limit_mb;
+  limits.memory_mb = kChildMemoryLimit ? o.memory_limit_mb : 0;
   ChildResult cr;
   try {
     cr = run_child(argv, limits);
