@@ -31,5 +31,5 @@ def kernel(X: T.Buffer((128, 64), "float16")):
         T.ptx["tcgen05.ld.sync.aligned.16x64b.x1.pack::16b.b32"](r[0], acc.allocated_addr[0])
         d: T.uint64
         T.cuda.tcgen05.encode_matrix_descriptor(T.address_of(d), X.ptr_to([0, 0]), 1, 8, 0)
-        T.ptx["tcgen05.cp.cta_group::1.32x128b.warpx4"](acc.allocated_addr[0], d)
+        T.ptx["tcgen05.cp.cta_group::1.4x256b"](acc.allocated_addr[0], d)
         T.ptx["tcgen05.cp.cta_group::1.128x256b.b8x16.b4x16_p64"](acc.allocated_addr[0], d)

@@ -487,6 +487,10 @@ def _desc(v, what, thread=None) -> dict:
     `desc.add_16B_offset(units)` of one: `start` stays the init pointer, `offset_bytes` = 16 units
     (the model's descriptor form), and the operand starts at the element that many bytes on."""
     import tvm_classes
+    import tmem_cp
+    if isinstance(v, tmem_cp.DescWithStart):  # a descriptor re-pointed / built by bit arithmetic (tmem_cp.py)
+        p, nbytes, desc = tmem_cp._src(v, what)
+        return {"ptr": offset_ptr(p, nbytes, what) if nbytes else p, "line": None, "desc": desc, "init_warps": None}
     units, init_warps = None, None
     if isinstance(v, tvm_classes.SmemDescOffset):
         v, units = v.desc, v.units

@@ -407,7 +407,11 @@ def sf_operand(node, e, env, ex, what) -> dict:
     lane, col = (v >> 16) + lane_add, (v & 0xFFFF) + col_add
     starts = []
     for b in ex.buffers:
-        if b["scope"] != "tmem" or "view_of" in b:
+        # roots, and for an SF operand the scale-factor buffers (sf_tmem_layout) move_base_to
+        # placed inside another buffer: the operand names scale factors, which only those hold
+        if b["scope"] != "tmem" or ("view_of" in b and not (
+                what in ("SFA", "SFB") and "TMEMPool.move_base_to" in b.get("notes", "") and
+                (b.get("layout") or "").startswith("sf_tmem_layout("))):
             continue
         s = tmem_start(ex, b["name"])
         if s is None:

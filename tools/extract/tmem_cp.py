@@ -32,8 +32,9 @@ offset).  Its `smem` and `tmem` regions are derived only where the source fixes 
     C0 + W / 32.
 
 Every other source or destination (the scale-factor layouts `sf_smem_layout` / `sf_tmem_layout`,
-`.unpack(4).broadcast(4)` views, the replicating .32x128b.warpx4 / .64x128b.warpx2 / .4x256b
-shapes, swizzled sources) leaves the op unresolved naming which part is not derived.
+`.unpack(4).broadcast(4)` views) and the replicating .32x128b.warpx4 / .64x128b.warpx2 shapes:
+cp_regions.py (from the layouts' element images).  .4x256b and swizzled sources leave the op
+unresolved naming which part is not derived.
 """
 from __future__ import annotations
 
@@ -90,6 +91,35 @@ class DescNoStart:
         return DescWithStart(self.desc, f.ptr, f.nbytes)
 
     __ror__ = __or__
+
+
+class RawDesc:
+    """A descriptor given as a number whose start field (bits 13..0) is zero: its other fields decoded
+    (PTX ISA 9.1 §9.7.16.4.1 Table 40, Blackwell: LBO bits 29..16, SBO 45..32 in 16-byte units,
+    the fixed version 0b001 in 48..46, base offset 51..49, LBO mode 52, swizzle 63..61: 0 none,
+    1 128B with 32-byte atoms, 2 128B, 4 64B, 6 32B).  Kernels build it as
+    `T.bitwise_or(T.shift_left(T.uint64(HI), T.uint64(32)), start)` (mqa_logits_fp4's
+    recompute_fp4_smem_desc)."""
+
+    SWIZZLE = {0: "none", 1: "128B_base32B", 2: "128B", 4: "64B", 6: "32B"}
+
+    def __init__(self, v: int):
+        if v & FIELD or v >> 64:
+            raise ConvertError(f"the descriptor bits {v:#x} have a start field or are wider than 64 bits")
+        bad = v & ((0x3 << 14) | (0x3 << 30) | (0xFF << 53))
+        if bad:
+            raise ConvertError(f"the descriptor {v:#x} sets reserved bits {bad:#x}")
+        if (v >> 46) & 7 != 1:
+            raise ConvertError(f"the descriptor {v:#x}: bits 48..46 are {(v >> 46) & 7}, not the fixed 0b001 of a "
+                               "tcgen05 descriptor")
+        if (v >> 52) & 1:
+            raise ConvertError(f"the descriptor {v:#x}: LBO mode 1 (an absolute address) is not modelled")
+        swz = (v >> 61) & 7
+        if swz not in self.SWIZZLE:
+            raise ConvertError(f"the descriptor {v:#x}: swizzle code {swz} is invalid")
+        self.v = v
+        self.fields = {"lbo_bytes": ((v >> 16) & FIELD) * 16, "sbo_bytes": ((v >> 32) & FIELD) * 16,
+                       "swizzle": self.SWIZZLE[swz], "base_offset": (v >> 49) & 7, "major": "K"}
 
 
 class DescWithStart:
@@ -158,6 +188,10 @@ def eval_call(ev, node: ast.Call, short: str, not_handled):
             return b & a
     if short == "bitwise_or" and len(args) == 2:
         a, b = args
+        if _int(b) and isinstance(a, StartField):
+            a, b = b, a
+        if _int(a) and isinstance(b, StartField) and not a & FIELD:
+            return DescWithStart(RawDesc(a), b.ptr, b.nbytes)
         if isinstance(a, DescNoStart) and isinstance(b, StartField):
             return a | b
         if isinstance(b, DescNoStart) and isinstance(a, StartField):
@@ -174,6 +208,8 @@ def _fields(d, what: str) -> dict:
     """LBO / SBO / swizzle of a descriptor object (its encode / init call, evaluated where it was)."""
     import instr_ops
     import tvm_classes
+    if isinstance(d, RawDesc):
+        return dict(d.fields)
     if isinstance(d, tvm_classes.SmemDescObj):
         if d.encoded is None:
             raise ConvertError(f"the {what} SmemDescriptor (line {d.line}) is used before its init()")
@@ -284,11 +320,22 @@ def cp_ops(call: ast.Call, text: str, env, ex) -> list[dict]:
 
 
 def _regions(ptr, nbytes, desc, shape, rows, bits, t, env, ex):
+    """The plain .128x* case here; the replicating shapes and other layouts: cp_regions.py."""
+    import cp_regions
+    if shape not in ("128x256b", "128x128b"):
+        return cp_regions.regions(ptr, nbytes, desc, shape, rows, bits, t, env, ex)
+    try:
+        return _plain_regions(ptr, nbytes, desc, shape, rows, bits, t, env, ex)
+    except ConvertError as plain:
+        try:
+            return cp_regions.regions(ptr, nbytes, desc, shape, rows, bits, t, env, ex)
+        except ConvertError as other:
+            raise ConvertError(f"{plain}; from the layouts' images: {other}") from None
+
+
+def _plain_regions(ptr, nbytes, desc, shape, rows, bits, t, env, ex):
     import tmem_ops
     from instr_ops import DTYPE_BYTES
-    if shape not in ("128x256b", "128x128b"):
-        raise ConvertError(f".{shape} writes each source row to several lanes (or lanes 32 apart): its TMEM "
-                           "region is not a box of a plain buffer; only .128x256b / .128x128b regions are derived")
     if desc["swizzle"] != "none":
         raise ConvertError(f"a {desc['swizzle']}-swizzled source: the bytes it reads depend on the absolute "
                            "address, which the extraction does not place")
