@@ -33,6 +33,7 @@ import re
 
 import idesc as idesc_mod
 import instr_ops
+import mma_tmem
 import sf_forms
 import tmem_ops
 from corpus_notation import dotted
@@ -198,16 +199,19 @@ def mma_ops(call, text, env, ex) -> list[dict]:
     if ws_ is None:
         raise ConvertError("the issuing thread's warp is not determined")
     mc, nc = idesc["m"] // cg, idesc["n"] // cg   # this CTA's rows of A and of B (cta_group::2 splits both)
-    if mc != instr_ops.TMEM_LANES:
-        raise ConvertError(f"M = {idesc['m']} with cta_group {cg}: a {mc}-lane accumulator is not modelled")
+    if mc not in (64, instr_ops.TMEM_LANES) or (mc == 64 and idesc["m"] == 32):
+        raise ConvertError(f"M = {idesc['m']} with cta_group {cg}{' .ws' if ws else ''}: a {mc}-lane accumulator "
+                           "is not modelled")
 
     def operands(e):
         a = e.value(args[1])
-        if isinstance(a, int) and not isinstance(a, bool):
-            raise ConvertError("A is a TMEM address (the ts form, A in tensor memory): not modelled by this "
-                               "extraction")
         d = accumulator_operand(args[0], e, env, ex, block)
-        out = [d, instr_ops._desc(a, "A", thread=e.thread), instr_ops._desc(e.value(args[2]), "B", thread=e.thread)]
+        if isinstance(a, tmem_ops.TmemAddr) or (isinstance(a, int) and not isinstance(a, bool)):
+            # the .ts form: A in TMEM (mma_tmem.py)
+            da = mma_tmem.a_operand(args[1], e, env, ex, mc, idesc["k"])
+        else:
+            da = instr_ops._desc(a, "A", thread=e.thread)
+        out = [d, da, instr_ops._desc(e.value(args[2]), "B", thread=e.thread)]
         if block:
             out += [sf_operand(args[4], e, env, ex, "SFA"), sf_operand(args[5], e, env, ex, "SFB")]
         return tuple(out)
@@ -215,21 +219,29 @@ def mma_ops(call, text, env, ex) -> list[dict]:
     out = []
     for group, vals in instr_ops.group_warps(instr_ops.per_warp(operands, env, ws_)):
         (buf, lane, col, why), da, db = vals[:3]
+        a_tmem = "a_tmem" in da
         for x, what in ((da, "A"), (db, "B")):
-            if x["init_warps"] is not None and not set(group) <= set(x["init_warps"]):
+            if x.get("init_warps") is not None and not set(group) <= set(x["init_warps"]):
                 raise ConvertError(f"the {what} SmemDescriptor is initialised by warps {sorted(x['init_warps'])}, "
                                    f"not by all issuing warps {group}")
-        if lane:
+        if lane and mc == instr_ops.TMEM_LANES:
             raise ConvertError(f"accumulator lane {lane}: a {instr_ops.TMEM_LANES}-lane accumulator starts at lane 0")
+        if a_tmem and idesc["a_major"] != "K":
+            raise ConvertError("A in TMEM with an MN-major A (the descriptor's transpose bit) is not modelled")
         op = {"kind": "tcgen05.mma", "warps": group}
         if cg == 2:
             op["cta_group"] = 2
         op.update({"mma_kind": kind, "m": idesc["m"], "n": idesc["n"], "k": idesc["k"],
-                   "d": {"lane": 0, "col": col},
+                   "d": {"lane": lane, "col": col},
                    "d_region": instr_ops.tmem_cols_region(buf, ":", col - buf_col(buf, ex), idesc["n"],
-                                                          "the accumulator"),
-                   "a_desc": _major(da["desc"], idesc["a_major"]), "b_desc": _major(db["desc"], idesc["b_major"]),
-                   "a": operand_region(da["ptr"], mc, idesc["k"], idesc["a_major"], "A"),
+                                                          "the accumulator") if mc == instr_ops.TMEM_LANES else
+                   mma_tmem.accumulator_region(buf, lane, col, mc, idesc["n"], ex)})
+        if a_tmem:
+            op["a_tmem"] = da["a_tmem"]
+        else:
+            op["a_desc"] = _major(da["desc"], idesc["a_major"])
+        op.update({"b_desc": _major(db["desc"], idesc["b_major"]),
+                   "a": da["a"] if a_tmem else operand_region(da["ptr"], mc, idesc["k"], idesc["a_major"], "A"),
                    "b": operand_region(db["ptr"], nc, idesc["k"], idesc["b_major"], "B"),
                    "idesc": {k: idesc[k] for k in ("d_dtype", "a_dtype", "b_dtype", "a_major", "b_major", "m",
                                                    "n")} | {"sparse": False}})
@@ -237,7 +249,10 @@ def mma_ops(call, text, env, ex) -> list[dict]:
             op["a_dims"] = "KM"
         if idesc["b_major"] == "MN":
             op["b_dims"] = "KN"
-        notes = [why]
+        notes = [why] + ([da["why"]] if a_tmem else [])
+        if block and a_tmem:
+            raise ConvertError("a block-scaled MMA with A in TMEM is not modelled (its scale factors are matched "
+                               "to a shared-memory operand's K columns)")
         if block:
             sfa, sfb = vals[3], vals[4]
             for key, sf, rows, opnd in (("sfa", sfa, mc, da), ("sfb", sfb, idesc["n"], db)):
@@ -258,7 +273,8 @@ def mma_ops(call, text, env, ex) -> list[dict]:
         src = (f"the instruction descriptor {idesc['raw']:#010x} decoded (PTX ISA §9.7.16.4.2)" if "raw" in idesc
                and "a_dtype" in idesc and idesc.get("cta_group") is None else
                f"the instruction descriptor from line {idesc['line']}")
-        notes.append(f"descriptors from encode_matrix_descriptor at lines {da['line']}/{db['line']}, {src}")
+        notes.append(f"descriptors from encode_matrix_descriptor at lines {da.get('line', 'A in TMEM')}/"
+                     f"{db['line']}, {src}")
         if cg == 2:
             notes.append("cta_group::2: a, b and d_region are this CTA's halves")
         op["notes"] = "; ".join(notes)
