@@ -435,6 +435,9 @@ def sf_operand(node, e, env, ex, what) -> dict:
                                f"buffer: the TMEM column where {b['name']} starts is not in the model")
         starts.append((s[1], b["name"]))
     before = [s for s in starts if s[0] <= col]
+    if not starts:
+        raise ConvertError(f"{what}: the kernel declares no TMEM buffer (raw TMEM addresses only), so the raw "
+                           f"address (lane {lane}, column {col}) names no model buffer")
     if not before:
         raise ConvertError(f"{what}: no TMEM buffer starts at or before column {col}")
     c0, name = max(before)

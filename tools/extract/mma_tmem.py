@@ -19,7 +19,7 @@ A 64-row accumulator's `d_region` is a (64, N) region of the TMEM buffer the add
     refused: the layout does not say which of its elements hold the 64 rows.
 
 A in TMEM (the .ts form: the A operand is a 32-bit TMEM address instead of a shared-memory
-descriptor; PTX ISA 9.1 §9.7.16.10.9 "tcgen05.mma" operand [a-tmem]).  The op gets `a_tmem`
+descriptor; PTX ISA 9.1 §9.7.16.10 "tcgen05.mma", its [a-tmem] operand).  The op gets `a_tmem`
 (ADDRESS) and `a` = the (rows per CTA, K) region of the A buffer the address names, found the
 same way (16-bit A: TCol counts elements, two per 32-bit column; the address's column x 32 /
 bits is the element's TCol).  kernel.tmem-datapath checks every A element's cells (the
