@@ -475,7 +475,7 @@ class Translator:
         func = node.func
         # method chains on a layout
         if isinstance(func, ast.Attribute) and func.attr in ("tile", "unpack", "broadcast") and \
-                isinstance(func.value, ast.Call):
+                isinstance(func.value, (ast.Call, ast.Name)):
             recv = self.layout(func.value)
             if func.attr == "tile":
                 outer = self.layout(node.args[0])

@@ -263,8 +263,10 @@ class Walker:
                     if got is not allocators.NOT_AN_ALLOCATION:
                         self.bind(targets, got, env, st.lineno)
                         return
-            if is_layout_expr(value):
-                self.bind(targets, LayoutExpr(value, st.lineno), env, st.lineno)
+            lay_value = value.args[0] if isinstance(value, ast.Call) and len(value.args) == 1 and \
+                (dotted(value.func) or "").split(".")[-1] == "meta_var" else value  # T.meta_var(layout)
+            if is_layout_expr(lay_value):
+                self.bind(targets, LayoutExpr(lay_value, st.lineno), env, st.lineno)
                 return
             if len(targets) == 1 and isinstance(targets[0], ast.Tuple) and isinstance(value, ast.Tuple) and \
                     len(targets[0].elts) == len(value.elts) and \
