@@ -46,8 +46,19 @@ def row_lanes(shape: str, r: int) -> list[int]:
     raise ConvertError(f".{shape}: its destination lanes are not modelled here (ptx_semantics.md: unverified)")
 
 
+_IMAGES: dict = {}
+
+
 def _images(buf, with_replicas: bool):
-    """{coords: [ {axis: value} per image ]} of every element of buf under its layout."""
+    """{coords: [ {axis: value} per image ]} of every element of buf under its layout (cached per
+    layout text, shape and replica choice: ops of one buffer share it; read-only)."""
+    key = (buf.layout, tuple(buf.shape), with_replicas)
+    if key not in _IMAGES:
+        _IMAGES[key] = _images_uncached(buf, with_replicas)
+    return _IMAGES[key]
+
+
+def _images_uncached(buf, with_replicas: bool):
     import math
     import layout_text
     n = math.prod(buf.shape)
