@@ -28,6 +28,7 @@ import re
 
 from kernel_env import ConvertError
 
+MAX_CANDIDATES = 4096
 SF_REUSE_LAYOUT = re.compile(r"sf_tmem_layout\((\d+), (\d+), (\d+)((?:, \w+=\d+)*)\)$")
 
 
@@ -79,6 +80,9 @@ def region(sf: dict, rows: int, n: int, operand_ptr, mma_k: int, sf_id: int, wha
         raise ConvertError(f"{what}: {b.name} covers {kcov} elements of K, not a whole number of the operand "
                            f"buffer {operand_ptr.buf.name}'s {kext}")
     tiles, per_tile, ki = kcov // kext, kext // mma_k, k0 // mma_k
+    if (p or 1) * tiles > MAX_CANDIDATES:
+        raise ConvertError(f"{what}: {p or 1} stages x {tiles} K tiles of {b.name}: more than the {MAX_CANDIDATES} "
+                           "(stage, K tile) candidates searched")
     lay = layout_text.parse(b.layout)
     groups = layout_text.group(lay, b.shape)
     epc = 4  # 8-bit scale factors in a 32-bit column (sf_tmem_layout's epc)
