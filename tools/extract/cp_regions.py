@@ -65,6 +65,9 @@ def _images_uncached(buf, with_replicas: bool):
     if n > MAX_ELEMS:
         raise ConvertError(f"{buf.name} has {n} elements, more than the {MAX_ELEMS} mapped here")
     lay = layout_text.parse(buf.layout)
+    if lay.swizzle is not None:
+        raise ConvertError(f"{buf.name}'s layout {buf.layout} is swizzled: the images of its elements are not "
+                           "computed here")
     groups = layout_text.group(lay, buf.shape)
     per_dim = []
     for d, g in zip(buf.shape, groups):

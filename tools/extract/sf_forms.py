@@ -84,6 +84,8 @@ def region(sf: dict, rows: int, n: int, operand_ptr, mma_k: int, sf_id: int, wha
         raise ConvertError(f"{what}: {p or 1} stages x {tiles} K tiles of {b.name}: more than the {MAX_CANDIDATES} "
                            "(stage, K tile) candidates searched")
     lay = layout_text.parse(b.layout)
+    if lay.swizzle is not None:
+        raise ConvertError(f"{what}: {b.name}'s layout {b.layout} is swizzled (not a TMEM SF layout)")
     groups = layout_text.group(lay, b.shape)
     epc = 4  # 8-bit scale factors in a 32-bit column (sf_tmem_layout's epc)
     target = (sf["loff"], sf["off"] * epc + sf_id)
