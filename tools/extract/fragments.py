@@ -241,6 +241,8 @@ def _lane_ptrs(node, env, warp: int, ev_cls, lanes: int = LANES) -> list[Ptr]:
             p = ev_cls(env, thread=(warp, lane)).value(node)
         except UnresolvedError as e:
             raise UnresolvedError(e.item) from None
+        import byte_addr  # T.ptr_byte_offset(p, n, dt): the element at that byte (byte_addr.py)
+        p = byte_addr.resolve(p)
         if not isinstance(p, Ptr):
             raise ConvertError(f"the address {ast.unparse(node)!r} is not a ptr_to of a model buffer")
         out.append(p)

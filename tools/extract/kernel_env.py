@@ -1341,6 +1341,14 @@ class EnumMember:
         self.cls, self.name, self.value = cls, name, value
 
 
+class IntEnumMember(int, EnumMember):
+    """A member of an `IntEnum` class: also the integer itself, as in Python (`int(WarpRole.TMA)`,
+    `warp_id == WarpRole.MMA`, `WarpRole.TMA + 1`)."""
+
+    def __new__(cls, enum_cls: str, name: str, value: int):
+        return int.__new__(cls, value)
+
+
 class EnumClass(dict):
     """An Enum class of the file: {member name: EnumMember}; calling it with a value is the
     member with that value (Enum's lookup by value, `ModelType("V32")`), a member itself
@@ -1361,7 +1369,8 @@ class EnumClass(dict):
 
 def enum_class(st: ast.ClassDef, ev: "Evaluator"):
     """{member: EnumMember} for `class X(Enum | IntEnum): A = 0 ...` with constant members; else None."""
-    if not any((dotted(b) or "").split(".")[-1] in ("Enum", "IntEnum") for b in st.bases):
+    bases = {(dotted(b) or "").split(".")[-1] for b in st.bases}
+    if not bases & {"Enum", "IntEnum"}:
         return None
     members = EnumClass(st.name)
     for b in st.body:
@@ -1370,7 +1379,8 @@ def enum_class(st: ast.ClassDef, ev: "Evaluator"):
         if not (isinstance(b, ast.Assign) and len(b.targets) == 1 and isinstance(b.targets[0], ast.Name) and
                 isinstance(b.value, ast.Constant) and isinstance(b.value.value, (int, str))):
             return None
-        members[b.targets[0].id] = EnumMember(st.name, b.targets[0].id, b.value.value)
+        kind = IntEnumMember if "IntEnum" in bases and type(b.value.value) is int else EnumMember
+        members[b.targets[0].id] = kind(st.name, b.targets[0].id, b.value.value)
     return members
 
 
