@@ -531,6 +531,12 @@ def _desc(v, what, thread=None) -> dict:
 MMA_SWIZZLE_BYTES = {"SWIZZLE_32B_ATOM": 32, "SWIZZLE_64B_ATOM": 64, "SWIZZLE_128B_ATOM": 128}
 
 
+def _packed_dtype(dtype: str, r: int) -> str | None:
+    """The unsigned integer type of r elements of dtype (the packed storage a dtype view unpacks)."""
+    bits = DTYPE_BITS.get(dtype)
+    return {8: "uint8", 16: "uint16", 32: "uint32", 64: "uint64"}.get(bits * r) if bits else None
+
+
 def offset_ptr(p, nbytes: int, what: str):
     """The element `nbytes` bytes after element p of a buffer laid out by TVM's
     mma_shared_layout(dtype, SWIZZLE_xB_ATOM, (..., R, C)).  That layout (apache/tvm 5d4dc87
@@ -547,6 +553,20 @@ def offset_ptr(p, nbytes: int, what: str):
         node = ast.parse(b.layout or "", mode="eval").body
     except SyntaxError:
         node = None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "unpack" and \
+            len(node.args) == 1 and isinstance(node.args[0], ast.Constant) and type(node.args[0].value) is int:
+        # X.view(narrower dtype) of a packed buffer (views.py: layout L.unpack(r), last dimension
+        # r times longer): the descriptor walks the packed buffer's bytes.  Element c of the last
+        # dimension is sub-element c % r of packed element c // r; a start on a packed element's
+        # first sub-element is that packed element's address.
+        r = node.args[0].value
+        base = BufferRef(b.name, b.scope, tuple(b.shape[:-1]) + (b.shape[-1] // r,), _packed_dtype(b.dtype, r),
+                         ast.unparse(node.func.value), b.line)
+        if r < 1 or b.shape[-1] % r or base.dtype is None or p.coords[-1] % r:
+            raise ConvertError(f"{what}: a descriptor offset into {b.name} ({b.layout}) from a start inside a packed "
+                               "element is not modelled")
+        q = offset_ptr(Ptr(base, tuple(p.coords[:-1]) + (p.coords[-1] // r,)), nbytes, what)
+        return Ptr(b, tuple(q.coords[:-1]) + (q.coords[-1] * r,))
     ok = isinstance(node, ast.Call) and dotted(node.func) == "mma_shared_layout" and len(node.args) == 3 and \
         isinstance(node.args[1], ast.Attribute) and node.args[1].attr in MMA_SWIZZLE_BYTES
     if not ok:

@@ -503,12 +503,19 @@ class Evaluator(Translator):
         v = tmem_ops.eval_call(self, node, short)
         if v is not tmem_ops.NOT_HANDLED:
             return v
+        import torch_facts  # torch.empty((), dtype=torch.D).element_size() (torch_facts.py)
+        v = torch_facts.eval_call(self, node)
+        if v is not torch_facts.NOT_HANDLED:
+            return v
         if short in ("meta_var",) and len(node.args) == 1:
             return self.value(node.args[0])
         if short in ("cast", "reinterpret_cast") and len(node.args) == 2 and fname.startswith(("cast", "T.", "Tx.", "K.")):
             v = self.value(node.args[0])  # Tx.cast(x, "uint32") of an integer is the integer
             if isinstance(v, int) and not isinstance(v, bool):
                 return int(v)
+            if isinstance(v, bool) and short == "cast" and isinstance(node.args[1], ast.Constant) and \
+                    str(node.args[1].value).startswith(("int", "uint")):
+                return int(v)  # a condition cast to an integer type: 1 or 0 (TIR's Cast of a bool)
             raise ConvertError(f"{ast.unparse(node)!r}: a cast of a non-integer")
         if short == "filter" and len(node.args) == 2 and fname in ("filter", "T.filter", "Tx.filter"):
             return self.value(node.args[1])  # Tx.filter(lane_id, elect_sync()): the predicate's value
