@@ -189,6 +189,17 @@ class BufferRef:
             name, scope, shape, dtype, layout, line
 
     def __getitem__(self, i):
+        root = getattr(self, "local_root", None)
+        if root is not None and len(self.shape) == 1 and type(i) is int:
+            # element i of a fragment's X.local() view (or of a dtype view of it): register i of
+            # each thread's storage of X (views.py _local), as a register array's register
+            import fragments
+            arr = getattr(self, "reg_array", None)
+            if arr is None:
+                arr = self.reg_array = fragments.RegArray(self.name, self.line, self.shape[0], self.dtype,
+                                                                     getattr(self, "local_node", None))
+                arr.local_of = root
+            return arr[i]
         # an element of a model buffer (e.g. the registers of a fragment's X.local() view passed
         # one by one to a raw instruction) is a runtime value, not a register array's slot
         raise ConvertError(f"{self.name}[...] names elements of the model buffer {self.name} (a {self.scope} "
