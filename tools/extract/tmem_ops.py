@@ -63,7 +63,8 @@ from __future__ import annotations
 import ast
 import re
 
-from kernel_env import BufferRef, ConvertError, Evaluator, Pool, Unresolved, UnresolvedError
+from kernel_env import (BufferRef, ConvertError, Evaluator, Pool, Unresolved, UnresolvedError, convention_on,
+                        note_convention)
 
 TMEM_COLS = 512   # 32-bit columns of the SM's tensor memory (PTX ISA §9.7.16.2.1)
 TMEM_LANES = 128
@@ -339,11 +340,27 @@ def _whole_pool(env, ex=None) -> tuple[bool, str]:
             return False, (f"a raw TMEM address after tcgen05.alloc of {sorted(set(allocs))} columns: where the "
                            "allocation starts is a runtime value")
         return False, f"a raw TMEM address with {len(pools)} TMEM pools: its allocation base is not known"
-    cols = next(iter(pools.values())).args.get("total_cols", 512)
+    pool = next(iter(pools.values()))
+    cols = pool.args.get("total_cols", 512)
     if cols != TMEM_COLS:
-        return False, (f"a raw TMEM address with a pool of {cols} columns: where the allocation starts is a "
-                       "runtime value")
+        return _one_allocation(cols, pool.line, len(allocs))
     return True, f"the pool allocates all {TMEM_COLS} columns"
+
+
+def _one_allocation(cols, line, n_allocs: int) -> tuple[bool, str]:
+    """A raw number with one allocation of fewer than 512 columns: relative to the allocation base
+    only under the representative instance, which takes the CTA alone on its SM, so that its one
+    tcgen05.alloc returns lane 0, column 0 (recorded in extraction.instance.bindings; PTX
+    §9.7.16.7.1 does not promise it: CTAs co-resident on an SM compete for the 512 columns, and a
+    second allocation of the CTA starts after the first).  Without the convention (`--instance
+    none`), with more than one allocation or with an unknown size: unresolved, as before."""
+    why = f"a raw TMEM address with a pool of {cols} columns: where the allocation starts is a runtime value"
+    if not (convention_on() and isinstance(cols, int) and n_allocs <= 1):
+        return False, why
+    note_convention(f"TMEM allocation base: the CTA's one tcgen05.alloc of {cols} columns, the CTA alone on its "
+                    "SM (the kernel passes raw column numbers)", line, "lane 0, column 0")
+    return True, (f"the kernel's one allocation of {cols} columns, which the representative instance (the CTA "
+                  "alone on its SM) takes to start at lane 0, column 0 (extraction.instance.bindings)")
 
 
 def note_decl(buf: BufferRef, call: ast.Call, ev, ex) -> None:
