@@ -32,6 +32,7 @@ from kernel_env import (ConvertError, Evaluator, FuncValue, Imported, Unresolved
 from kernel_walk import (Extraction, Walker, all_params, bind_buffer_params,  # noqa: E402
                          contains_interesting, is_layout_expr)
 import kernel_env  # noqa: E402
+import module_exec  # noqa: E402
 import py_classes  # noqa: E402
 from kernel_env import FILE_KEY, LayoutExpr, class_value, set_source_dir  # noqa: E402
 import corpus_notation as cn  # noqa: E402
@@ -74,7 +75,11 @@ def module_env(tree: ast.Module, overrides: dict, file: str | None = None) -> di
     env: dict = {FILE_KEY: file} if file else {}
     for st in tree.body:
         ev = Evaluator(env)
-        if isinstance(st, (ast.Assign, ast.AnnAssign)):
+        if isinstance(st, (ast.Assign, ast.AnnAssign)) and not all(
+                isinstance(t, (ast.Name, ast.Tuple, ast.List)) for t in
+                (st.targets if isinstance(st, ast.Assign) else [st.target])):
+            module_exec.run_statement(st, env, ev)  # `CFG["bm"] = 32`: as Python runs it
+        elif isinstance(st, (ast.Assign, ast.AnnAssign)):
             if st.value is None:
                 continue
             targets = st.targets if isinstance(st, ast.Assign) else [st.target]
@@ -90,11 +95,8 @@ def module_env(tree: ast.Module, overrides: dict, file: str | None = None) -> di
             env[st.name] = class_value(st, env, ev, "a class (not evaluated: only Enum and @dataclass classes are)")
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
             bind_imports(st, env)
-        elif isinstance(st, ast.If):
-            try:
-                run_straight([st], env, ev)
-            except (ConvertError, _Return):
-                pass
+        else:  # if / for / while / with / try / match / calls / del ... (module_exec.py)
+            module_exec.run_statement(st, env, ev)
     env.update(overrides)
     return env
 
@@ -381,9 +383,13 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
         raise InputError("extract.kernel", f"{file_label}: no kernel function found (no function allocates a "
                          "buffer, issues an op or takes a T.Buffer parameter)")
     ex = Extraction(os.path.basename(file_label), overrides)
+    import scoping
     for fn in roots:
         fenv = bind_root(tree, fn, env, overrides, ex)
-        Walker(ex).walk_function(FuncValue(fn, env), fenv, set())
+        try:
+            Walker(ex).walk_function(FuncValue(fn, env), fenv, set())
+        except scoping.ScopeError as e:  # the kernel uses a name TVMScript has dropped: TVM rejects it
+            raise InputError("extract.scope", str(e), e.line) from None
     for (cls, field), v in sorted(py_classes.FIELD_OVERRIDES.items()):
         ex.config[f"{cls}.{field}"] = {"value": v, "origin": "--param (a field of every instance constructed)"}
     return {"ex": ex, "roots": [f.name for f in roots]}

@@ -20,6 +20,7 @@ import instr_ops
 import kern_forms
 import tmem_ops
 import op_sites
+import scoping
 import tir_buffers
 import tvm_classes
 import warps as warps_mod
@@ -101,6 +102,7 @@ class Extraction:
             entry["reason"] = reason or "not extracted"
         if self.current_file() != self.file_label:
             entry["item"] += f" in {self.current_file()}"
+        scoping.check_use(u, line, self.current_file())  # a binding TVMScript dropped: the kernel's error
         key = (entry["item"], entry["line"], entry.get("name"), entry["reason"])
         if key in self.blocked_keys:  # one item met again in an unrolled loop is listed once
             return
@@ -123,12 +125,26 @@ class Walker:
     def __init__(self, ex: Extraction, depth: int = 0):
         self.ex = ex
         self.depth = depth
+        self.tir = False  # the function walked is read by TVMScript's parser (scoping.py)
+
+    def framed(self, env, line, what, walk, runtime=True):
+        """Run `walk()` in a TVMScript variable frame (scoping.py): the names it binds are popped
+        at its end.  Python-executed functions have no such frames."""
+        if not self.tir:
+            walk()
+            return
+        before = dict(env)
+        try:
+            walk()
+        finally:
+            scoping.close_frame(env, before, line, what, runtime)
 
     # -- functions ---------------------------------------------------------------------------
 
     def walk_function(self, fv: FuncValue, env: dict, called: set) -> None:
         """Walk a function body in `env` (parameters already bound)."""
         local_defs: dict[str, FuncValue] = {}
+        self.tir = scoping.tvmscript_mode(fv.node, getattr(fv, "tir_parent", False))
         if self.ex.num_warps is None:  # @K.kernel(warps=W) on the function itself
             self.ex.num_warps = decorator_warps(fv.node, env)
         self.ex.files.append(fv.file or self.ex.current_file())
@@ -214,6 +230,9 @@ class Walker:
                         env[n].lane_depth = len(ex.lane_changes)
                     else:
                         env[n] = Unresolved(n, st.lineno, "declared without a value (a runtime variable)")
+                return
+            if isinstance(st, ast.Assign) and scoping.container_store(st.targets, st.value, env, ev, st.lineno,
+                                                                      self.tir):
                 return
             for n in names:
                 if n in ex.overrides:
@@ -319,8 +338,11 @@ class Walker:
             elif isinstance(test, Unresolved):
                 u = Unresolved(f"condition at line {st.lineno}", st.lineno,
                                f"the branch taken depends on {test.root().name}", test)
-                self.walk_body(st.body, env, defs, called, u)
-                self.walk_body(st.orelse, env, defs, called, u)
+                rt = scoping.runtime_test(test)
+                for branch in (st.body, st.orelse):
+                    if branch:
+                        self.framed(env, st.lineno, "if statement", lambda b=branch: self.walk_body(b, env, defs, called,
+                                                                                                  u), rt)
             else:
                 self.walk_body(st.body if test else st.orelse, env, defs, called, cond)
         elif isinstance(st, (ast.For, ast.AsyncFor)):
@@ -333,6 +355,7 @@ class Walker:
                 # bound to its value (the ops of each iteration, as the model's one pass).
                 if sampled is not None:
                     ex.state_log.append(set())
+                before_loop = dict(env)
                 try:
                     for v in values:
                         try:
@@ -341,7 +364,10 @@ class Walker:
                             values = None
                             why = str(e)
                             break
+                        # each iteration is an instance of the one body TVM parses, in its own frame
                         self.walk_body(st.body, env, defs, called, cond)
+                        if self.tir:
+                            scoping.close_frame(env, before_loop, st.lineno, "for loop")
                 finally:
                     if sampled is not None:
                         # the real state has changed once per iteration, the walk saw only the first
@@ -360,18 +386,21 @@ class Walker:
                 env[n] = ex.overrides.get(n, Unresolved(n, st.lineno, f"loop variable of the loop at line "
                                                         f"{st.lineno} ({why})"))
             ex.runtime_loops += 1
+            before_loop = dict(env)
             try:
                 self.walk_body(st.body, env, defs, called, cond)
             finally:
                 ex.runtime_loops -= 1
+                if self.tir:
+                    scoping.close_frame(env, before_loop, st.lineno, "for loop")
             self.walk_body(st.orelse, env, defs, called, cond)
         elif isinstance(st, ast.While) and self.first_tile_loop(st, env):
             # `while scheduler.valid():` under "CTA 0 on its first tile": one pass, the first tile
-            self.walk_body(st.body, env, defs, called, cond)
+            self.framed(env, st.lineno, "while loop", lambda: self.walk_body(st.body, env, defs, called, cond))
         elif isinstance(st, ast.While):
             ex.runtime_loops += 1
             try:
-                self.walk_body(st.body, env, defs, called, cond)
+                self.framed(env, st.lineno, "while loop", lambda: self.walk_body(st.body, env, defs, called, cond))
             finally:
                 ex.runtime_loops -= 1
         elif isinstance(st, (ast.With, ast.AsyncWith)) and st.items and \
@@ -395,18 +424,21 @@ class Walker:
                 and isinstance(env.get(st.items[0].context_expr.id), kern_forms.Role):
             self.walk_role(env[st.items[0].context_expr.id], st, env, defs, called, cond)
         elif isinstance(st, (ast.With, ast.AsyncWith)):
-            for item in st.items:
-                if isinstance(item.context_expr, ast.Call):
-                    self.scan_calls(item.context_expr, env, defs, called, cond)
-                if item.optional_vars is not None:
-                    for n in names_of(item.optional_vars):
-                        env[n] = ex.overrides.get(n, Unresolved(n, st.lineno, "bound by a with statement "
-                                                                "(a runtime value)"))
-            self.walk_body(st.body, env, defs, called, cond)
+            def with_body():
+                for item in st.items:
+                    if isinstance(item.context_expr, ast.Call):
+                        self.scan_calls(item.context_expr, env, defs, called, cond)
+                    if item.optional_vars is not None:
+                        for n in names_of(item.optional_vars):
+                            env[n] = ex.overrides.get(n, Unresolved(n, st.lineno, "bound by a with statement "
+                                                                    "(a runtime value)"))
+                self.walk_body(st.body, env, defs, called, cond)
+            self.framed(env, st.lineno, "with statement", with_body)
         elif isinstance(st, ast.Try):
             self.walk_body(st.body, env, defs, called, cond)
         elif isinstance(st, ast.FunctionDef):
             fv = FuncValue(st, env)
+            fv.tir_parent = self.tir  # an undecorated def nested in a TVMScript function is TVMScript too
             env[st.name] = fv
             defs[st.name] = fv
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
@@ -556,7 +588,8 @@ class Walker:
                 if branch and ws:
                     ex.warps, ex.warps_line = ws, line
                     tvm_classes.WALK["warps"] = ws
-                    self.walk_body(branch, env, defs, called, cond)
+                    # a test on thread indices is a TIR expression: each branch is a frame (scoping.py)
+                    self.framed(env, line, "if statement", lambda b=branch: self.walk_body(b, env, defs, called, cond))
         finally:
             ex.warps, ex.warps_line = saved
             tvm_classes.WALK["warps"] = saved[0]
