@@ -382,6 +382,13 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
     if not roots:
         raise InputError("extract.kernel", f"{file_label}: no kernel function found (no function allocates a "
                          "buffer, issues an op or takes a T.Buffer parameter)")
+    prims = [fn for fn in roots if any((dotted(d.func if isinstance(d, ast.Call) else d) or "").split(".")[-1] ==
+                                       "prim_func" for d in fn.decorator_list)]
+    if function is None and len(prims) > 1:
+        # one model is one kernel: two @T.prim_func of one file are two kernels, never merged
+        raise InputError("extract.kernel", f"{file_label}: the file defines {len(prims)} kernels ("
+                         + ", ".join(f"{fn.name} at line {fn.lineno}" for fn in prims)
+                         + "); a model describes one: choose it with --function NAME", prims[1].lineno)
     ex = Extraction(os.path.basename(file_label), overrides)
     import scoping
     for fn in roots:

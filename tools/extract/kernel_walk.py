@@ -73,6 +73,7 @@ class Extraction:
         self.lane_changes: list = []      # per such branch: {id: (state object, line)} changed inside it
         self.sampled_loops: list = []     # T.serial loops walked for their first iterations only
         self.state_log: list = []         # per sampled loop being walked: the state objects it changed
+        self.returned_warps: frozenset = frozenset()  # warps that left the function walked (`return` in a warp branch)
 
     def executing_warps(self) -> list[int] | None:
         """The CTA warps that execute the current statement, or None when not determined."""
@@ -148,10 +149,16 @@ class Walker:
         if self.ex.num_warps is None:  # @K.kernel(warps=W) on the function itself
             self.ex.num_warps = decorator_warps(fv.node, env)
         self.ex.files.append(fv.file or self.ex.current_file())
+        saved = (self.ex.returned_warps, self.ex.warps)
+        self.ex.returned_warps = frozenset()  # a return leaves this function only
         try:
             self._walk_function(fv, env, local_defs, called)
         finally:
             self.ex.files.pop()
+            if self.ex.returned_warps:
+                self.ex.warps = saved[1]
+                tvm_classes.WALK["warps"] = saved[1]
+            self.ex.returned_warps = saved[0]
 
     def _walk_function(self, fv: FuncValue, env: dict, local_defs: dict, called: set) -> None:
         self.walk_body(fv.node.body, env, local_defs, called)
@@ -583,8 +590,11 @@ class Walker:
         ex.lane_branches += 1 if lane_dep else 0  # some lanes of a warp only (reg_access.py refuses)
         if lane_dep:
             ex.lane_changes.append({})
+        returned = set()
         try:
             for branch, ws in ((body, taken), (orelse, not_taken)):
+                if branch and ws and ends_in_return(branch):
+                    returned |= ws  # these warps leave the function here: later statements are not theirs
                 if branch and ws:
                     ex.warps, ex.warps_line = ws, line
                     tvm_classes.WALK["warps"] = ws
@@ -592,7 +602,11 @@ class Walker:
                     self.framed(env, line, "if statement", lambda b=branch: self.walk_body(b, env, defs, called, cond))
         finally:
             ex.warps, ex.warps_line = saved
-            tvm_classes.WALK["warps"] = saved[0]
+            ex.returned_warps = ex.returned_warps | frozenset(returned)
+            if ex.returned_warps:
+                ex.warps = frozenset((saved[0] if saved[0] is not None else frozenset(range(ex.num_warps))) -
+                                     ex.returned_warps)
+            tvm_classes.WALK["warps"] = ex.warps
             ex.warp_branches -= 1
             ex.lane_branches -= 1 if lane_dep else 0
             if lane_dep:
@@ -730,6 +744,16 @@ def decorator_warps(fn, env) -> int | None:
                         return None
                     return w if 0 < w <= warps_mod.MAX_WARPS else None
     return None
+
+
+def ends_in_return(body) -> bool:
+    """The branch leaves the function: its last statement is `return` (or an if whose branches all do)."""
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, ast.Return):
+        return True
+    return isinstance(last, ast.If) and ends_in_return(last.body) and ends_in_return(last.orelse)
 
 
 def walk_calls(node):
