@@ -397,6 +397,8 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
             Walker(ex).walk_function(FuncValue(fn, env), fenv, set())
         except scoping.ScopeError as e:  # the kernel uses a name TVMScript has dropped: TVM rejects it
             raise InputError("extract.scope", str(e), e.line) from None
+    import smem_placement
+    smem_placement.finish(ex)  # SMEMPool offsets -> placement (or a note saying why not)
     for (cls, field), v in sorted(py_classes.FIELD_OVERRIDES.items()):
         ex.config[f"{cls}.{field}"] = {"value": v, "origin": "--param (a field of every instance constructed)"}
     return {"ex": ex, "roots": [f.name for f in roots]}

@@ -21,6 +21,7 @@ import kern_forms
 import tmem_ops
 import op_sites
 import scoping
+import smem_placement
 import tir_buffers
 import tvm_classes
 import warps as warps_mod
@@ -238,6 +239,8 @@ class Walker:
                     else:
                         env[n] = Unresolved(n, st.lineno, "declared without a value (a runtime variable)")
                 return
+            if isinstance(st, ast.AnnAssign) and self.tir and scoping.scalar_declaration(st, env, ev, ex, cond):
+                return  # `x: T.int32 = v`: a mutable TIR scalar (scoping.py)
             if isinstance(st, ast.Assign) and scoping.container_store(st.targets, st.value, env, ev, st.lineno,
                                                                       self.tir):
                 return
@@ -331,6 +334,8 @@ class Walker:
             if isinstance(st.value, ast.Call) and instr_ops.bind_encoder(st.value, env, ex, st.lineno):
                 return
             if isinstance(st.value, ast.Call) and tmem_ops.pool_statement(st.value, env):
+                return
+            if isinstance(st.value, ast.Call) and smem_placement.pool_statement(st.value, env):
                 return
             if isinstance(st.value, ast.Call) and self.state_call(st.value, env, cond):
                 return

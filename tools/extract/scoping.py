@@ -145,3 +145,28 @@ def container_store(targets, value_node, env: dict, ev, line: int, tir: bool) ->
         except ConvertError as e:
             env[root] = Unresolved(root, line, f"stored into at line {line} ({ast.unparse(t)[:60]}): {e}")
     return True
+
+
+def scalar_declaration(st: ast.AnnAssign, env: dict, ev, ex, cond) -> bool:
+    """`x: T.int32 = v` in a TVMScript function declares a mutable scalar buffer
+    (T.local_scalar) and stores v into it (apache/tvm 5d4dc87 parser.py:776-794); a later
+    `x = w` is a store into it (parser.py:636-648), not a new Python binding, so it survives
+    the frames that drop bindings.  It becomes a tvm_classes.TirLocal holding v (lost when the
+    declaration runs under an undecided condition).  `x: T.let[...] = v` stays an immutable
+    binding (parser.py:758-772).  True when `st` was such a declaration."""
+    del cond
+    import tvm_classes
+    from corpus_notation import dotted
+    from kernel_env import TIR_SCALARS, eval_or_unresolved
+    if st.value is None or not isinstance(st.target, ast.Name) or st.target.id in ex.overrides:
+        return False
+    ann = dotted(st.annotation) or ""
+    head, _, tail = ann.rpartition(".")
+    if head not in ("T", "Tx", "tirx") or tail not in TIR_SCALARS:
+        return False
+    name = st.target.id
+    v = eval_or_unresolved(ev, st.value, name, st.lineno)
+    cell = tvm_classes.TirLocal(name, st.lineno, ex.warps, v)
+    cell.lane_depth = len(ex.lane_changes)
+    env[name] = cell  # (under an undecided condition too: a use of x runs only where the declaration ran)
+    return True
