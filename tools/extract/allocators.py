@@ -46,7 +46,10 @@ ALLOCATION_ROOT = _AllocationRoot()
 SMEM_SEMANTIC = {"alloc_tcgen05_mma_AB", "alloc_mma"}
 TMEM_SEMANTIC = {"alloc_tcgen05_mma_D", "alloc_mma_D", "alloc_tcgen05_mma_A", "alloc_mma_A", "alloc_sf"}
 LOCAL_SEMANTIC = {"alloc_tcgen05_ldst_frag", "wg_reg_tile", "alloc_cast_frag"}
-PLAIN = {"decl_buffer", "alloc_buffer"}
+PLAIN = {"decl_buffer", "alloc_buffer", "alloc_shared", "alloc_local"}
+# T.alloc_shared / T.alloc_local are alloc_buffer with the scope preset (functools.partial;
+# apache/tvm 5d4dc87 python/tvm/tirx/script/builder/ir.py:1864-1865)
+PRESET_SCOPE = {"alloc_shared": "shared", "alloc_local": "local"}
 ALLOCATOR_NAMES = SMEM_SEMANTIC | TMEM_SEMANTIC | LOCAL_SEMANTIC | PLAIN | {"alloc", "view"}
 SCOPES = {"shared.dyn", "shared", "tmem", "local", "global"}
 
@@ -224,7 +227,7 @@ def _allocate(call, short, rname, rv, env, ev, ex, name, line):
         shape = _int_tuple(ev, call.args[0] if call.args else _kw(call, "shape"))
         dtype = _dtype(ev, _kw(call, "dtype", 1), DEFAULT_DTYPE)
         scope_node = _kw(call, "scope")
-        scope = ev.value(scope_node) if scope_node is not None else "global"
+        scope = ev.value(scope_node) if scope_node is not None else PRESET_SCOPE.get(short, "global")
         data = _kw(call, "data", 2)
         start = 0  # bytes from the storage pointer: an allocation of its own starts at it
         if data is not None:
@@ -300,6 +303,8 @@ def _allocate(call, short, rname, rv, env, ev, ex, name, line):
                 if math.prod(shape) == 0:
                     return _storage_only(scope, "a zero-size allocation")
                 layout, size = row_major(shape), math.prod(shape)
+                import buffer_strides
+                buffer_strides.check(call, "alloc", shape, None, ev)
                 ref = _finish(ex, name, scope, shape, dtype, layout, size, line, call, None)
                 ref.default_layout = True
                 return ref
@@ -348,6 +353,9 @@ def _allocate(call, short, rname, rv, env, ev, ex, name, line):
         dtype = _dtype(ev, _kw(call, "dtype", 1))
     else:
         return None
+    if short in PLAIN or short == "alloc":
+        import buffer_strides  # strides= next to the layout (buffer_strides.py)
+        buffer_strides.check(call, short, shape, None if default_layout else layout, ev)
     ref = _finish(ex, name, scope, shape, dtype, layout, size, line, call, view_of)
     if short in PLAIN:
         ref.start_bytes = start  # bytes from its storage pointer (None: not known)
@@ -491,6 +499,8 @@ def global_buffer(pname: str, ann: ast.Call, env, ev, ex, line: int):
         scope = ev.value(scope_node) if scope_node is not None else "global"
         if scope not in SCOPES:
             raise ConvertError(f"scope {scope!r} is not one the model format knows")
+        import buffer_strides  # strides= next to the layout (buffer_strides.py)
+        buffer_strides.check(ann, "Buffer", shape, layout if lay_node is not None else None, ev)
         ref = _emit(ex, pname, scope, shape, dtype, layout, line, ann)
         ref.start_bytes = 0  # a parameter's data pointer is its start
         return ref

@@ -372,6 +372,8 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
     except (ValueError, RecursionError, MemoryError) as e:
         raise InputError("extract.syntax", f"{file_label}: not parsable as Python: {e}") from None
     set_source_dir(source_dir)
+    import op_alias
+    op_alias.normalise(tree)  # `cp = Tx.copy_async; cp(...)`, keyword operands (op_alias.py)
     kernel_env.SETTINGS.update(instance=instance, serial_iterations=serial_iterations, target=target,
                                overrides=overrides)
     kernel_env.CONVENTION_USED.clear()

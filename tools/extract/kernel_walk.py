@@ -123,13 +123,18 @@ class Extraction:
         return f"{self.current_file()}:{line} {text}"
 
 
+_NO_RETURN = object()
+
+
 class Walker:
     def __init__(self, ex: Extraction, depth: int = 0):
         self.ex = ex
         self.depth = depth
         self.tir = False  # the function walked is read by TVMScript's parser (scoping.py)
+        self.returned = _NO_RETURN  # the value of the function's top-level `return`
+        self.return_name = None  # the caller's target name for an allocation returned
 
-    def framed(self, env, line, what, walk, runtime=True):
+    def framed(self, env, line, what, walk):
         """Run `walk()` in a TVMScript variable frame (scoping.py): the names it binds are popped
         at its end.  Python-executed functions have no such frames."""
         if not self.tir:
@@ -139,7 +144,7 @@ class Walker:
         try:
             walk()
         finally:
-            scoping.close_frame(env, before, line, what, runtime)
+            scoping.close_frame(env, before, line, what)
 
     # -- functions ---------------------------------------------------------------------------
 
@@ -162,7 +167,11 @@ class Walker:
             self.ex.returned_warps = saved[0]
 
     def _walk_function(self, fv: FuncValue, env: dict, local_defs: dict, called: set) -> None:
-        self.walk_body(fv.node.body, env, local_defs, called)
+        for i, st in enumerate(fv.node.body):
+            if isinstance(st, ast.Return):  # the function ends here: what it gives its caller
+                self.returned = self.return_value(st, env)
+                break
+            self.walk_stmt(st, env, local_defs, called, None)
         launch_warps = kern_launch_warps(fv.node, env)
         # Nested defs that no statement called are walked on their own, callers first: a helper
         # that another nested def calls (`load_stage(...)` in the kernel) is walked there, with
@@ -270,6 +279,14 @@ class Walker:
                 if got is not tir_buffers.NOT_MATCH:  # T.match_buffer(handle, shape, dtype): a global buffer
                     self.bind(targets, got, env, st.lineno)
                     return
+            if isinstance(value, ast.Call) and helper_of(value.func, env) is not None and \
+                    contains_interesting(helper_of(value.func, env).node) and self.depth < MAX_WALK_DEPTH:
+                # `X = helper(pool, ...)` whose body allocates or issues ops: walked with the call's
+                # arguments; X is what its top-level `return` gives (an allocation named X)
+                self.scan_calls(value, env, defs, called, cond, skip_top=True)
+                got = self.call_helper(value, env, called, names[0] if len(names) == 1 else None)
+                self.bind(targets, got, env, st.lineno, cond)
+                return
             if isinstance(value, ast.Call):
                 self.scan_calls(value, env, defs, called, cond, skip_top=True)
                 got = allocators.allocation(value, env, ev, ex, names[0] if len(names) == 1 else None,
@@ -350,11 +367,13 @@ class Walker:
             elif isinstance(test, Unresolved):
                 u = Unresolved(f"condition at line {st.lineno}", st.lineno,
                                f"the branch taken depends on {test.root().name}", test)
-                rt = scoping.runtime_test(test)
-                for branch in (st.body, st.orelse):
-                    if branch:
-                        self.framed(env, st.lineno, "if statement", lambda b=branch: self.walk_body(b, env, defs, called,
-                                                                                                  u), rt)
+                walks = [lambda b=branch: self.walk_body(b, env, defs, called, u) for branch in (st.body, st.orelse)
+                         if branch]
+                if self.tir and not scoping.runtime_test(test):
+                    scoping.walk_undecided_branches(env, walks, st.lineno)  # a Python bool or a runtime test
+                else:
+                    for walk in walks:
+                        self.framed(env, st.lineno, "if statement", walk)
             else:
                 self.walk_body(st.body if test else st.orelse, env, defs, called, cond)
         elif isinstance(st, (ast.For, ast.AsyncFor)):
@@ -455,6 +474,33 @@ class Walker:
             defs[st.name] = fv
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
             bind_imports(st, env)
+
+    def return_value(self, st: ast.Return, env):
+        """The value of a helper's top-level `return`: an allocation call is the buffer (named as the
+        caller's target), a name its binding, anything else evaluated."""
+        if st.value is None:
+            return None
+        ev = Evaluator(env)
+        if isinstance(st.value, (ast.Call, ast.Subscript)):
+            got = allocators.allocation(st.value, env, ev, self.ex, self.return_name, st.lineno, None)
+            if got is not allocators.NOT_AN_ALLOCATION:
+                return got
+        return eval_or_unresolved(ev, st.value, self.return_name or "return value", st.lineno)
+
+    def call_helper(self, call, env, called, target):
+        """Walk the helper `call` names (as scan_calls does) and give its return value."""
+        fv = helper_of(call.func, env)
+        called.add(ast.unparse(call.func))
+        sub_env = dict(fv.closure)
+        sub_env.update({k: v for k, v in env.items() if k not in sub_env})
+        bind_call(fv.node, call, sub_env, Evaluator(env), self.ex)
+        w = Walker(self.ex, self.depth + 1)
+        w.return_name = target
+        w.walk_function(fv, sub_env, called)
+        if w.returned is _NO_RETURN:
+            return Unresolved(target or "value", call.lineno, f"{ast.unparse(call.func)}(...) returns nothing the walk "
+                              "followed (a return under a branch or loop)")
+        return w.returned
 
     def first_tile_loop(self, st, env) -> bool:
         """A `while S.valid():` loop over a tile scheduler (kernel_env.Scheduler) under the

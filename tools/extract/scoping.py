@@ -85,10 +85,9 @@ def runtime_test(u) -> bool:
     return False
 
 
-def close_frame(env: dict, before: dict, frame_line: int, what: str, runtime: bool = True) -> None:
+def close_frame(env: dict, before: dict, frame_line: int, what: str) -> None:
     """Pop the names the frame bound: `env` (changed in place) gets back `before`'s bindings;
-    a name first bound in the frame becomes OutOfScope (runtime frames) or, when it is not known
-    whether TVM opened a frame (`runtime` False), Unresolved saying so, as does a re-bound one."""
+    a name first bound in the frame becomes OutOfScope."""
     inner = dict(env)
     for v in inner.values():  # a def made in the frame keeps seeing the frame's names
         if isinstance(v, FuncValue) and v.closure is env:
@@ -96,16 +95,11 @@ def close_frame(env: dict, before: dict, frame_line: int, what: str, runtime: bo
     for k, v in inner.items():
         if k in before and before[k] is v:
             continue
-        if runtime:
-            if k in before:
-                env[k] = before[k]
-            else:
-                line = v.line if isinstance(v, Unresolved) else getattr(v, "line", None)
-                env[k] = OutOfScope(k, line if isinstance(line, int) else frame_line, frame_line, what)
+        if k in before:
+            env[k] = before[k]
         else:
-            env[k] = Unresolved(k, frame_line, f"bound inside the {what} at line {frame_line}, whose test the walk "
-                                "does not decide: TVMScript drops the binding at the branch's end when the test is a "
-                                "runtime value and keeps it when the test is a Python bool")
+            line = v.line if isinstance(v, Unresolved) else getattr(v, "line", None)
+            env[k] = OutOfScope(k, line if isinstance(line, int) else frame_line, frame_line, what)
 
 
 def check_use(u, line: int, file: str) -> None:
@@ -170,3 +164,41 @@ def scalar_declaration(st: ast.AnnAssign, env: dict, ev, ex, cond) -> bool:
     cell.lane_depth = len(ex.lane_changes)
     env[name] = cell  # (under an undecided condition too: a use of x runs only where the declaration ran)
     return True
+
+
+_MISSING = object()
+
+
+def walk_undecided_branches(env: dict, walkers: list, line: int) -> None:
+    """An `if` whose test the walk does not decide and cannot show to be a runtime value: TVM
+    either opened a frame per branch (a runtime test) or ran one branch with no frame (a Python
+    bool).  Each branch is walked from the same state; afterwards a name keeps a value only
+    when every possibility agrees: a name first bound in one branch keeps that branch's value (a
+    later use runs only where it is defined, i.e. where that branch ran), a name bound before and
+    re-bound, or bound differently by both branches, becomes Unresolved."""
+    before = dict(env)
+    results = []
+    for walk in walkers:
+        env.clear()
+        env.update(before)
+        walk()
+        inner = dict(env)
+        for v in inner.values():
+            if isinstance(v, FuncValue) and v.closure is env:
+                v.closure = inner
+        results.append(inner)
+    env.clear()
+    env.update(before)
+    for k in set().union(*[set(r) for r in results]) if results else ():
+        vals = [r.get(k, _MISSING) for r in results]
+        if len(results) < 2:
+            vals.append(before.get(k, _MISSING))  # no else: the test may be false
+        if k in before:
+            vals.append(before[k])  # a runtime test: the frame drops the binding
+        known = [v for v in vals if v is not _MISSING]
+        if all(v is known[0] for v in known):
+            env[k] = known[0]
+        else:
+            env[k] = Unresolved(k, line, f"bound inside the if statement at line {line}, whose test the walk does not "
+                                "decide: after it the name holds a branch's value (a Python-bool test) or its value "
+                                "from before (a runtime test, whose frames TVMScript pops)")
