@@ -197,9 +197,11 @@ def allocation(call, env: dict, ev, ex, target: str | None, line: int, cond):
         return u
     except UnresolvedError as e:
         ex.block(label, line, e.item)
+        _pool_lost(rv, derived, name, line)
         return Unresolved(name, line, f"allocation at line {line} is undecided", e.item)
     except (ConvertError, ArithmeticError, TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
         ex.block(label, line, None, f"not extracted: {e}")
+        _pool_lost(rv, derived, name, line)
         return Unresolved(name, line, f"allocation at line {line} was not extracted ({e})")
     if buf is None:
         return Unresolved(name, line, "an allocation without a layout (not a model buffer)")
@@ -207,6 +209,11 @@ def allocation(call, env: dict, ev, ex, target: str | None, line: int, cond):
         import smem_placement  # where the pool's bump allocator puts it (smem_placement.py)
         smem_placement.note_pool_alloc(rv, buf, call, short, ev, ex)
         buf.smem_pool = rv
+        import scoping
+        if cond is not None and not scoping.runtime_test(cond.cause):
+            # a Python-bool test decides at trace time whether this allocation moves the pool's offset
+            rv.args["_smem"] = {"offset": f"after {buf.name} (line {line}), allocated under the undecided condition "
+                                          f"of line {cond.line}"}
     if isinstance(rv, Pool) and rv.kind == "tmem":
         import tmem_ops  # where the pool's bump allocator puts it (tmem_ops.py)
         tmem_ops.note_pool_alloc(rv, buf, call, short, ev, ex)
@@ -218,6 +225,18 @@ def allocation(call, env: dict, ev, ex, target: str | None, line: int, cond):
             if b["name"] == buf.name and "notes" not in b:
                 b["notes"] = f"allocated under the condition at line {cond.line} ({cond.reason})"
     return buf
+
+
+def _pool_lost(rv, derived, name, line) -> None:
+    """A pool allocation the extraction did not follow: the pool's later offsets are not known
+    (its bump pointer moved by an amount not derived), so nothing after it is placed."""
+    if not isinstance(rv, Pool) or derived:
+        return
+    why = f"after {name} (line {line}), an allocation the extraction did not derive"
+    if rv.kind == "smem":
+        rv.args["_smem"] = {"offset": why}
+    else:
+        rv.args["_offset"] = why
 
 
 def _allocate(call, short, rname, rv, env, ev, ex, name, line):
