@@ -113,6 +113,17 @@ def run_statement(st, env: dict, ev) -> None:
         return
     if isinstance(st, (ast.Global, ast.Nonlocal, ast.Pass)):
         return
+    kind = {"Try": "try statement", "TryStar": "try statement", "With": "with statement",
+            "AsyncWith": "with statement", "Match": "match statement"}.get(type(st).__name__)
+    if kind is not None:  # not run: what it binds is not determined (extract.explain_undefined's wording)
+        for n, _ in assigned_in([st]):
+            env[n] = Unresolved(n, st.lineno, f"bound inside the {kind} at line {st.lineno}, which the extraction "
+                                "does not run")
+        for h in getattr(st, "handlers", []) or []:
+            if h.name:
+                env[h.name] = Unresolved(h.name, st.lineno, f"bound inside the {kind} at line {st.lineno}, which "
+                                         "the extraction does not run")
+        return
     try:
         run_straight([st], env, ev)
     except (ConvertError, _Return) as e:
