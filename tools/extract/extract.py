@@ -461,8 +461,12 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
                                  "functions only (write the prim_func at module level)", st.lineno)
         raise InputError("extract.kernel", f"{file_label}: no kernel function found (no function allocates a "
                          "buffer, issues an op or takes a T.Buffer parameter)")
+    # kernels: public @T.prim_func (a private=True one is a device function the module's kernels call)
     prims = [fn for fn in roots if any((dotted(d.func if isinstance(d, ast.Call) else d) or "").split(".")[-1] ==
-                                       "prim_func" for d in fn.decorator_list)]
+                                       "prim_func" and not (isinstance(d, ast.Call) and any(
+                                           k.arg == "private" and isinstance(k.value, ast.Constant) and
+                                           k.value.value is True for k in d.keywords))
+                                       for d in fn.decorator_list)]
     if function is None and len(prims) > 1:
         # one model is one kernel: two @T.prim_func of one file are two kernels, never merged
         raise InputError("extract.kernel", f"{file_label}: the file defines {len(prims)} kernels ("
