@@ -160,6 +160,8 @@ def scalar_declaration(st: ast.AnnAssign, env: dict, ev, ex, cond) -> bool:
         return False
     name = st.target.id
     v = eval_or_unresolved(ev, st.value, name, st.lineno)
+    if isinstance(v, Unresolved) and v.thread:
+        v.expr = (st.value, dict(env))  # a thread-derived value: re-evaluated per warp (warps.py), as before
     cell = tvm_classes.TirLocal(name, st.lineno, ex.warps, v)
     cell.lane_depth = len(ex.lane_changes)
     env[name] = cell  # (under an undecided condition too: a use of x runs only where the declaration ran)
