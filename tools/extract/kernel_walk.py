@@ -281,7 +281,8 @@ class Walker:
                     self.bind(targets, got, env, st.lineno)
                     return
             if isinstance(value, ast.Call) and helper_of(value.func, env) is not None and \
-                    contains_interesting(helper_of(value.func, env).node) and self.depth < MAX_WALK_DEPTH:
+                    not is_layout_expr(value) and returns_walked_value(helper_of(value.func, env).node) and \
+                    self.depth < MAX_WALK_DEPTH:
                 # `X = helper(pool, ...)` whose body allocates or issues ops: walked with the call's
                 # arguments; X is what its top-level `return` gives (an allocation named X)
                 self.scan_calls(value, env, defs, called, cond, skip_top=True)
@@ -887,6 +888,20 @@ def bind_buffer_params(fn: ast.FunctionDef, env: dict, ex: Extraction, ev: Evalu
 
 
 INTERESTING = allocators.ALLOCATOR_NAMES | op_sites.OP_NAMES | {"view", "commit", "dealloc", "alloc"}
+
+
+def returns_walked_value(fn) -> bool:
+    """A helper worth walking for its return value: it allocates or issues ops (contains_interesting,
+    a stdlib `copy.copy` aside) and ends in a `return` of something."""
+    if not fn.body or not isinstance(fn.body[-1], ast.Return) or fn.body[-1].value is None:
+        return False
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                (dotted(n.func.value) or "").split(".")[0] in ("copy", "math", "itertools", "functools"):
+            continue
+        if isinstance(n, ast.Call) and contains_interesting(ast.Module(body=[ast.Expr(n)], type_ignores=[])):
+            return True
+    return False
 
 
 def contains_interesting(fn) -> bool:
