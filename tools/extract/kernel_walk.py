@@ -189,6 +189,8 @@ class Walker:
                               "extracted")
             elif name not in called and self.depth < MAX_WALK_DEPTH:
                 sub = dict(env)
+                if f.closure is not env:  # defined inside a frame since closed: it sees that frame's names
+                    sub.update(f.closure)
                 for p in all_params(f.node):
                     if p.arg in self.ex.overrides:
                         sub[p.arg] = self.ex.overrides[p.arg]
@@ -371,7 +373,7 @@ class Walker:
                                f"the branch taken depends on {test.root().name}", test)
                 walks = [lambda b=branch: self.walk_body(b, env, defs, called, u) for branch in (st.body, st.orelse)
                          if branch]
-                if self.tir and not scoping.runtime_test(test):
+                if self.tir and not scoping.runtime_test(test) and not scoping.reads_tir_value(st.test, env):
                     scoping.walk_undecided_branches(env, walks, st.lineno)  # a Python bool or a runtime test
                 else:
                     for walk in walks:

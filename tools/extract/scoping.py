@@ -204,3 +204,20 @@ def walk_undecided_branches(env: dict, walkers: list, line: int) -> None:
             env[k] = Unresolved(k, line, f"bound inside the if statement at line {line}, whose test the walk does not "
                                 "decide: after it the name holds a branch's value (a Python-bool test) or its value "
                                 "from before (a runtime test, whose frames TVMScript pops)")
+
+
+def reads_tir_value(test, env: dict) -> bool:
+    """The test reads a TIR value: a declared scalar (tvm_classes.TirLocal), a thread index, or
+    an element of a model buffer (a buffer load) -- so TVMScript sees a TIR expression, not a
+    Python bool, and opens frames for its branches."""
+    import tvm_classes
+    import warps
+    from kernel_env import BufferRef
+    for n in ast.walk(test):
+        if isinstance(n, ast.Name):
+            v = env.get(n.id)
+            if isinstance(v, (tvm_classes.TirLocal, warps.ThreadIndex)):
+                return True
+        if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and isinstance(env.get(n.value.id), BufferRef):
+            return True
+    return False
