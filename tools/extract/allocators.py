@@ -179,6 +179,8 @@ def allocation(call, env: dict, ev, ex, target: str | None, line: int, cond):
     short = "sub" if isinstance(call, ast.Subscript) else short_name(call.func)
     if short not in ALLOCATOR_NAMES and not derived:
         return NOT_AN_ALLOCATION
+    if short in PRESET_SCOPE and not (dotted(call.func) or "").startswith(("T.", "Tx.", "tirx.")):
+        return NOT_AN_ALLOCATION  # the TVMScript partials only (a kern K.alloc_local is a register array)
     rname, rv = (None, None) if derived else receiver(call, env)
     if short == "alloc" and not isinstance(rv, Pool):
         return NOT_AN_ALLOCATION
