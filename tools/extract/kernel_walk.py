@@ -262,6 +262,9 @@ class Walker:
             if all(n in ex.overrides for n in names) and names:
                 return
             value = st.value
+            if isinstance(value, ast.Call) and (dotted(value.func) or "").split(".")[-1] == "meta_var" and \
+                    len(value.args) == 1 and not value.keywords and is_layout_expr(value.args[0]):
+                value = value.args[0]  # T.meta_var(L): the layout L itself (meta_var only stops the parser converting it)
             if isinstance(value, ast.Call) and len(names) == 1:
                 decl = warps_mod.thread_decl(value, ev)
                 if decl is not None:
