@@ -569,6 +569,10 @@ class Evaluator(Translator):
                 isinstance(node.args[1], ast.Constant) and node.args[1].value in SREG_CTA:
             note_convention(f"%{node.args[1].value} = 0 (CTA 0 of the grid, rank 0 of its cluster)", node.lineno, 0)
             return 0
+        if convention_on() and fname.endswith("nvshmem.my_pe") and not node.args and not node.keywords:
+            # a multi-GPU kernel's instance is on PE 0 (flow_state.py)
+            note_convention("nvshmem.my_pe() = 0 (the instance's GPU is PE 0 of the NVSHMEM job)", node.lineno, 0)
+            return 0
         if convention_on() and "Scheduler" in short and short[:1].isupper():
             return Scheduler(short, node.lineno)
         if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), Imported) and \

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 
 import allocators
+import flow_state
 import fragments
 import instr_ops
 import kern_forms
@@ -221,6 +222,13 @@ class Walker:
             if all(n in ex.overrides for n in names) and names:
                 return
             value = st.value
+            if len(targets) == 1 and isinstance(targets[0], ast.Name) and flow_state.scalar_declaration(value):
+                # x = T.local_scalar(dtype): a register scalar, stored through by later `x = ...` (flow_state.py)
+                n = targets[0].id
+                env[n] = tvm_classes.TirLocal(n, st.lineno, ex.warps, Unresolved(
+                    n, st.lineno, "declared by T.local_scalar without a value; read before a store the walk follows"))
+                env[n].lane_depth = len(ex.lane_changes)
+                return
             if isinstance(value, ast.Call) and len(names) == 1:
                 decl = warps_mod.thread_decl(value, ev)
                 if decl is not None:
@@ -591,7 +599,7 @@ class Walker:
                               "issues is not in the model)")
             elif helper_of(sub.func, env) is not None:
                 fv = helper_of(sub.func, env)
-                called.add(ast.unparse(sub.func))
+                called.update(flow_state.callee_names(sub, fv))
                 sub_env = dict(fv.closure)
                 sub_env.update({k: v for k, v in env.items() if k not in sub_env})
                 bind_call(fv.node, sub, sub_env, ev, self.ex)
