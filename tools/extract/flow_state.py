@@ -14,6 +14,8 @@
   `loop(tma_load)`): the function walked is the argument's; it counts as called under its own name
   (before, only the parameter's name was recorded, and the helper was walked a second time on its
   own with every parameter unresolved).
+* A nested def that the enclosing function calls by name but the walk never reached is dead code at
+  this configuration (called_by_name): not walked on its own.
 """
 from __future__ import annotations
 
@@ -51,3 +53,258 @@ def callee_names(call, fv) -> set:
     if name:
         out.add(name)
     return out
+
+
+def called_by_name(outer, fn) -> bool:
+    """Does code of `outer` other than `fn` itself call `fn` by its name (`fn(...)`)?  A nested def
+    the walk never reached although `outer` calls it has all its calls in code that the
+    configuration does not run -- a branch its test rules out (flash_attention4's `if apply_mask:`
+    with apply_mask False); an undecided branch or a runtime loop is walked, so its calls are
+    reached.  Such a def is dead code here: it is not walked on its own with unresolved parameters
+    (which listed its items as unresolved although they are not in the kernel at this
+    configuration)."""
+    name = fn.name
+    stack = [outer]
+    while stack:  # not inside fn itself, nor inside a lambda (whose calls the walk does not follow)
+        n = stack.pop()
+        if n is fn or isinstance(n, ast.Lambda):
+            continue
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name:
+            return True
+        stack.extend(ast.iter_child_nodes(n))
+    return False
+
+
+# -- thread indices over the warps that execute a statement --------------------------------------
+
+NOT_UNIFORM = object()
+LANE_FREE = ("wg", "warp_in_wg", "warp")   # warps.ThreadIndex kinds that do not vary inside a warp
+MAX_UNIFORM_EVALS = 4096                   # (warp, lane) evaluations of one derived value
+
+
+def uniform_value(v, ev):
+    """The value a thread index (warps.ThreadIndex) or a value derived from one (an Unresolved
+    with `thread` and `expr`) has in every thread that executes the current statement -- the warps
+    of the enclosing thread-index branches (tvm_classes.WALK) -- or NOT_UNIFORM.  Inside
+    `if wg_id == 1:` the warpgroup index IS 1 for every thread there; lane-dependent values
+    (lane_id, thread_id, elect_sync) are never uniform over a warp's 32 lanes.  Outside any such
+    branch (every warp) nothing is folded."""
+    import tvm_classes
+    import warps as warps_mod
+    ws = tvm_classes.WALK.get("warps")
+    if not ws:
+        return NOT_UNIFORM
+    key = frozenset(ws)
+    cache = getattr(v, "_uniform", None)
+    if cache is None:
+        cache = {}
+        try:
+            v._uniform = cache
+        except AttributeError:
+            return NOT_UNIFORM
+    if key in cache:
+        return cache[key]
+    got = NOT_UNIFORM
+    if isinstance(v, warps_mod.ThreadIndex):
+        if v.kind in LANE_FREE:
+            vals = {v.at(w, 0) for w in key}
+            if len(vals) == 1:
+                got = vals.pop()
+    elif len(key) * warps_mod.LANES <= MAX_UNIFORM_EVALS:
+        node, env = v.expr
+        vals, ok = set(), True
+        for w in sorted(key):
+            for lane in range(warps_mod.LANES):
+                try:
+                    x = type(ev)(env, ev.depth, (w, lane)).value(node)
+                    hash(x)
+                except Exception:  # noqa: BLE001 - not determined at this thread: not uniform
+                    ok = False
+                    break
+                vals.add(x)
+                if len(vals) > 1:
+                    ok = False
+                    break
+            if not ok:
+                break
+        if ok and len(vals) == 1:
+            got = vals.pop()
+    cache[key] = got
+    return got
+
+
+THREAD_REASON = "a thread index"
+
+
+def record_per_group(record, ex) -> None:
+    """Run `record` (op_sites: recognise one op site and append its ops).  When it is blocked only by
+    a thread index and the statement's warps span several warpgroups, the op is recorded once per
+    warpgroup instead, each with the warps of that group (which fixes `wg_id` there, uniform_value);
+    a group still blocked by a per-warp index is split per warp.  The split ops are consecutive at
+    the op's place in program order, as the warpgroups issue the same instruction each on its own
+    operands (flash_attention4's softmax warpgroups: `S_region[wg_id, ...]`)."""
+    import tvm_classes
+    n_blocked, n_ops = len(ex.blocked), len(ex.ops)
+    record()
+    ws = ex.warps
+    new = ex.blocked[n_blocked:]
+    if not new or len(ex.ops) != n_ops or ws is None or len(ws) < 2 or \
+            not all(e.get("reason", "").startswith(THREAD_REASON) for e in new):
+        return
+    for level in (lambda w: w // 4, lambda w: w):
+        groups: dict = {}
+        for w in sorted(ws):
+            groups.setdefault(level(w), set()).add(w)
+        if len(groups) > 1:
+            break
+    else:
+        return
+    for e in new:  # retried below, per group
+        ex.blocked.remove(e)
+        ex.blocked_keys.discard((e["item"], e["line"], e.get("name"), e["reason"]))
+    saved = (ex.warps, tvm_classes.WALK.get("warps"))
+    try:
+        for g in groups.values():
+            ex.warps = frozenset(g)
+            tvm_classes.WALK["warps"] = ex.warps
+            record_per_group(record, ex)
+    finally:
+        ex.warps, tvm_classes.WALK["warps"] = saved
+
+
+# -- state at the exit of a sampled T.serial loop -------------------------------------------------
+
+BRANCHING = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)
+
+
+class LoopFrame:
+    """A sampled `T.serial` loop being walked: the PipelineStates in scope at its entry (their
+    state then), the state after each walked iteration, and how the body changed them."""
+
+    def __init__(self, st, env: dict, ex):
+        import tvm_classes
+        self.line = st.lineno
+        self.depth = getattr(ex, "flow_depth", 0)   # the loop statement's own depth: its body's top level
+        self.entry = {id(v): (v, snapshot(v)) for v in env.values() if isinstance(v, tvm_classes.PipeState)}
+        self.after: list[dict] = []                 # per walked iteration: id -> snapshot
+        self.kinds: dict = {}                       # id -> {"advance", "init", ...} changes seen
+        self.nested: set = set()                    # ids changed inside a branch or loop of the body
+        self.warps: dict = {}                       # id -> warps that changed it (None: every warp)
+        self.exits = _has_exit(st.body)
+
+
+def _has_exit(body) -> bool:
+    """break / continue of this loop (not of a loop nested in it), or a return, in the loop body."""
+    stack = list(body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.Break, ast.Continue, ast.Return)):
+            return True
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.For, ast.While,
+                          ast.AsyncFor)):
+            continue
+        stack.extend(ast.iter_child_nodes(n))
+    return False
+
+
+def snapshot(obj):
+    return (obj.stage, obj.phase, dict(obj.copies), obj.stale, dict(obj.lane_lost))
+
+
+def enter_sampled(st, env, ex) -> LoopFrame:
+    frame = LoopFrame(st, env, ex)
+    ex.flow_frames = getattr(ex, "flow_frames", []) + [frame]
+    return frame
+
+
+def leave_sampled(frame, ex) -> None:
+    ex.flow_frames = [f for f in getattr(ex, "flow_frames", []) if f is not frame]
+
+
+def iteration_done(frame) -> None:
+    frame.after.append({k: snapshot(v) for k, (v, _s) in frame.entry.items()})
+
+
+def note_change(ex, obj, kind: str) -> None:
+    """A PipelineState changed (kernel_walk.state_call): recorded in every sampled loop being walked,
+    with whether it happened in the loop body's straight-line code (helper calls included) or inside
+    a branch or nested loop of it."""
+    depth = getattr(ex, "flow_depth", 0)
+    for f in getattr(ex, "flow_frames", []):
+        f.kinds.setdefault(id(obj), set()).add(kind)
+        if depth > f.depth:
+            f.nested.add(id(obj))
+        prev = f.warps.get(id(obj), ())
+        f.warps[id(obj)] = None if ex.warps is None or prev is None else (set(prev) | set(ex.warps))
+
+
+def _pos(stage, phase, depth):
+    """The ring position of (stage, phase): advance() adds 1 modulo 2 depth (depth 1: the phase bit)."""
+    if stage is None or phase is None or not isinstance(phase, int) or isinstance(phase, bool) or phase not in (0, 1):
+        return None
+    return phase if depth == 1 else stage + depth * phase
+
+
+def _state(pos, depth):
+    return (0, pos) if depth == 1 else (pos % depth, pos // depth)
+
+
+def _holders(snap):
+    """(key, (stage, phase, why)) for the base state (key None) and each per-warp copy."""
+    stage, phase, copies, _stale, _lost = snap
+    out = [(None, (stage, phase, None))]
+    out += sorted(copies.items())
+    return out
+
+
+def exit_state(frame, obj, iterations: int, finished: bool) -> bool:
+    """Set `obj` to its state after all `iterations` of the loop, when that is a fixed function of
+    the walked iterations: the body changes it only by `advance()` calls in its straight-line code
+    (the same calls in every iteration: no branch or nested loop of the body contains one, no
+    break/continue/return), it is not stale, and every walked iteration moved each holder (the
+    state, and each warp's copy) by the same number d of ring positions modulo 2 depth -- then
+    after n iterations a holder at position p0 is at p0 + n d (mod 2 depth): stage (p mod depth),
+    phase (p div depth).  False: not proven (the caller makes it stale as before)."""
+    key = id(obj)
+    if not finished or frame.exits or key not in frame.entry or key in frame.nested or \
+            frame.kinds.get(key, set()) - {"advance"} or obj.stale is not None or not frame.after:
+        return False
+    depth = obj.depth
+    modulus = 2 * depth if depth > 1 else 2
+    entry = dict(_holders(frame.entry[key][1]))
+    snaps = [frame.entry[key][1]] + [a[key] for a in frame.after]
+    if any(s[3] is not None for s in snaps):
+        return False
+    keys = set(entry)
+    for s in snaps:
+        keys |= set(dict(_holders(s)))
+    final = {}
+    for k in sorted(keys, key=lambda x: -1 if x is None else x):
+        ps = []
+        for s in snaps:
+            h = dict(_holders(s))
+            st, ph, _why = h.get(k, h[None])
+            p = _pos(st, ph, depth)
+            if p is None:
+                return False
+            ps.append(p)
+        deltas = {(b - a) % modulus for a, b in zip(ps, ps[1:])}
+        if len(deltas) != 1:
+            return False
+        d = deltas.pop()
+        last = dict(_holders(snaps[-1])).get(k, dict(_holders(snaps[-1]))[None])
+        final[k] = _state((ps[0] + iterations * d) % modulus, depth) + (last[2],)
+    base = final.pop(None)
+    obj.stage, obj.phase = base[0], base[1]
+    obj.copies = {w: v for w, v in final.items()}
+    return True
+
+
+def lose_changed(frame, obj, line: int, why: str) -> None:
+    """Not proven: the warps whose copies the loop changed lose them (only those, when the loop ran
+    in a warp branch on per-warp copies), else the whole state is stale."""
+    ws = frame.warps.get(id(obj))
+    if ws and obj.copies and all(w in obj.copies for w in ws):
+        obj.lose_copies(sorted(ws), why)
+    else:
+        obj.lose(line, why)

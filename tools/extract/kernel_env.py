@@ -39,6 +39,8 @@ from warps import ThreadIndex  # noqa: E402
 import kern_forms  # noqa: E402  (kern DSL roles, loop frames, stage views)
 import target_facts  # noqa: E402  (facts of the target machine: hardware_num_sms())
 import tvm_classes  # noqa: E402  (TVM's PipelineState / SmemDescriptor, as TVM defines them)
+import flow_state  # noqa: E402  (values uniform over the executing warps)
+import tvm_pipeline  # noqa: E402  (TVM's Pipeline / MBarrier classes: barrier slots)
 import py_classes  # noqa: E402  (the file's @dataclass configuration classes)
 
 # Limits that keep a hostile file bounded: a comprehension or range evaluated statically may
@@ -246,6 +248,9 @@ class Evaluator(Translator):
             if isinstance(v, ThreadIndex):
                 if self.thread is not None:
                     return v.at(*self.thread)
+                got = flow_state.uniform_value(v, self)
+                if got is not flow_state.NOT_UNIFORM:
+                    return got  # the same in every thread executing here (flow_state.py)
                 u = Unresolved(name, v.line, "a thread index (a runtime value; a branch on it selects warps)")
                 u.thread = True
                 raise UnresolvedError(u)
@@ -253,6 +258,10 @@ class Evaluator(Translator):
                 if self.thread is not None and v.expr is not None:
                     node, env = v.expr
                     return Evaluator(env, self.depth, self.thread).value(node)
+                if v.thread and v.expr is not None:
+                    got = flow_state.uniform_value(v, self)
+                    if got is not flow_state.NOT_UNIFORM:
+                        return got
                 raise UnresolvedError(v)
             if not isinstance(v, Imported):
                 self.used.add(name)
@@ -439,6 +448,8 @@ class Evaluator(Translator):
             return base[attr]
         if isinstance(base, EnumMember) and attr in ("value", "name"):
             return getattr(base, attr)
+        if isinstance(base, tvm_pipeline.VALUE_TYPES):
+            return base.attr(attr)
         if isinstance(base, tvm_classes.PipeState):
             if attr in tvm_classes.STATE_METHODS:
                 raise ConvertError(f"{ast.unparse(node)!r}: a PipelineState method (a statement)")
@@ -585,6 +596,11 @@ class Evaluator(Translator):
                 return got[1]
             if got is not None:
                 raise UnresolvedError(Unresolved(ast.unparse(node), node.lineno, got[1]))
+        if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), Imported) and \
+                tvm_pipeline.handles(self.env[node.func.id]):
+            imp = self.env[node.func.id]  # Pipeline / MBarrier / TMABar / TCGen05Bar (tvm_pipeline.py)
+            args, kwargs = self.call_args(node, lazy=True)
+            return tvm_pipeline.construct(imp, args, kwargs, node.lineno, f"{imp.name} at line {node.lineno}")
         if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), Imported) and \
                 not node.keywords:
             args = [self.value(a) for a in node.args]

@@ -151,6 +151,8 @@ class Walker:
             f = local_defs[name]
             if name in launch_warps and self.ex.num_warps is None:
                 self.ex.num_warps = launch_warps[name]
+            if name not in called and flow_state.called_by_name(fv.node, f.node):
+                continue  # its calls are all in code this configuration does not run (flow_state.py)
             if name not in called and self.depth >= MAX_WALK_DEPTH and contains_interesting(f.node):
                 self.ex.block(f"function {name} at line {f.node.lineno}", f.node.lineno, None,
                               f"not walked: nested deeper than {MAX_WALK_DEPTH} helper levels")
@@ -193,6 +195,15 @@ class Walker:
                     env[n] = Unresolved(n, line, str(e))
 
     def walk_stmt(self, st, env, defs, called, cond):
+        if not isinstance(st, flow_state.BRANCHING):
+            return self._walk_stmt(st, env, defs, called, cond)
+        self.ex.flow_depth = getattr(self.ex, "flow_depth", 0) + 1  # branches and loops (flow_state.py)
+        try:
+            return self._walk_stmt(st, env, defs, called, cond)
+        finally:
+            self.ex.flow_depth -= 1
+
+    def _walk_stmt(self, st, env, defs, called, cond):
         ex = self.ex
         ev = Evaluator(env)
         if isinstance(st, (ast.Assign, ast.AnnAssign)):
@@ -341,6 +352,7 @@ class Walker:
                 # bound to its value (the ops of each iteration, as the model's one pass).
                 if sampled is not None:
                     ex.state_log.append(set())
+                    frame = flow_state.enter_sampled(st, env, ex)
                 try:
                     for v in values:
                         try:
@@ -350,13 +362,21 @@ class Walker:
                             why = str(e)
                             break
                         self.walk_body(st.body, env, defs, called, cond)
+                        if sampled is not None:
+                            flow_state.iteration_done(frame)
                 finally:
                     if sampled is not None:
-                        # the real state has changed once per iteration, the walk saw only the first
-                        for obj in ex.state_log.pop():
-                            obj.lose(st.lineno, f"changed in the T.serial loop at line {st.lineno}, of which the "
-                                     f"walk takes {len(sampled['walked'])} of {sampled['iterations']} iterations "
-                                     "(its state after the loop is not followed)")
+                        # the real state has changed once per iteration, the walk saw only the first:
+                        # the state at the loop's exit where its change per iteration is fixed, else stale
+                        changed = ex.state_log.pop()
+                        flow_state.leave_sampled(frame, ex)
+                        for obj in changed:
+                            if flow_state.exit_state(frame, obj, sampled["iterations"], values is not None):
+                                continue
+                            flow_state.lose_changed(frame, obj, st.lineno, f"changed in the T.serial loop at line "
+                                                    f"{st.lineno}, of which the walk takes {len(sampled['walked'])} "
+                                                    f"of {sampled['iterations']} iterations (its state after the "
+                                                    "loop is not followed)")
                 if values is not None:
                     if sampled is not None:
                         # names the body assigned hold the last iteration's value, which the walk did not see
@@ -480,6 +500,7 @@ class Walker:
                 obj.init(v)
         else:
             obj.lose(line, f"{f.attr}() with arguments the extraction does not model")
+        flow_state.note_change(ex, obj, f.attr)
         for log in ex.state_log:
             log.add(obj)
         self.lane_change(obj, line)
