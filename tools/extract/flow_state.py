@@ -191,6 +191,11 @@ class LoopFrame:
         self.nested: set = set()                    # ids changed inside a branch or loop of the body
         self.warps: dict = {}                       # id -> warps that changed it (None: every warp)
         self.exits = _has_exit(st.body)
+        self.stores: dict = {}                      # id -> statements that stored a declared scalar
+        self.body_stmts = {id(n) for b in st.body for n in ast.walk(b)}
+        import loop_state
+        from kernel_walk import names_of
+        self.assigned = set(loop_state.assigned_names(st.body)) | set(names_of(st.target))
 
 
 def _has_exit(body) -> bool:
@@ -225,6 +230,9 @@ def iteration_done(frame) -> None:
     frame.after.append({k: snapshot(v) for k, (v, _s) in frame.entry.items()})
 
 
+CURRENT = {"stmt": None}   # the statement kernel_walk is walking (a store's own statement)
+
+
 def note_change(ex, obj, kind: str) -> None:
     """A PipelineState changed (kernel_walk.state_call): recorded in every sampled loop being walked,
     with whether it happened in the loop body's straight-line code (helper calls included) or inside
@@ -234,6 +242,8 @@ def note_change(ex, obj, kind: str) -> None:
         f.kinds.setdefault(id(obj), set()).add(kind)
         if depth > f.depth:
             f.nested.add(id(obj))
+        if kind == "store":
+            f.stores.setdefault(id(obj), []).append(CURRENT["stmt"])
         prev = f.warps.get(id(obj), ())
         f.warps[id(obj)] = None if ex.warps is None or prev is None else (set(prev) | set(ex.warps))
 
@@ -265,6 +275,9 @@ def exit_state(frame, obj, iterations: int, finished: bool) -> bool:
     state, and each warp's copy) by the same number d of ring positions modulo 2 depth -- then
     after n iterations a holder at position p0 is at p0 + n d (mod 2 depth): stage (p mod depth),
     phase (p div depth).  False: not proven (the caller makes it stale as before)."""
+    import tvm_classes
+    if isinstance(obj, tvm_classes.TirLocal):
+        return _local_exit(frame, obj, iterations, finished)
     key = id(obj)
     if not finished or frame.exits or key not in frame.entry or key in frame.nested or \
             frame.kinds.get(key, set()) - {"advance"} or obj.stale is not None or not frame.after:
@@ -304,7 +317,31 @@ def lose_changed(frame, obj, line: int, why: str) -> None:
     """Not proven: the warps whose copies the loop changed lose them (only those, when the loop ran
     in a warp branch on per-warp copies), else the whole state is stale."""
     ws = frame.warps.get(id(obj))
-    if ws and obj.copies and all(w in obj.copies for w in ws):
+    if ws and getattr(obj, "copies", None) and all(w in obj.copies for w in ws):
         obj.lose_copies(sorted(ws), why)
     else:
         obj.lose(line, why)
+
+
+def _local_exit(frame, cell, iterations: int, finished: bool) -> bool:
+    """A declared scalar stored in the loop keeps the value the walked iteration left when every
+    iteration leaves the same one: every store to it is a statement of the loop body itself (not
+    of a helper), in its straight-line code (no branch or nested loop around it, no break /
+    continue / return in the body), of an expression with no call and no name the body assigns
+    (nor the loop variable), and the loop runs at least once.  Then each iteration ends with the
+    same last store, so after the loop it holds that store's value (flash_attention_backward's
+    `accum_dk = 1` in its M-tile loop).  The read before the store inside the loop is the walked
+    iteration's (the first: its value on entry)."""
+    import loop_state
+    from kernel_env import Unresolved
+    key = id(cell)
+    stmts = frame.stores.get(key, [])
+    if not finished or frame.exits or iterations < 1 or not stmts or key in frame.nested or \
+            frame.kinds.get(key, set()) - {"store"} or isinstance(cell.value, Unresolved):
+        return False
+    for st in stmts:
+        if st is None or id(st) not in frame.body_stmts or not isinstance(st, (ast.Assign, ast.AnnAssign)):
+            return False
+        if not loop_state._invariant([st], frame.assigned):
+            return False
+    return True

@@ -184,6 +184,7 @@ class Walker:
                     cell.lose(line, "assigned in a loop the walk does not unroll")
                 else:
                     cell.set(value, ex.warps, line)  # holds for the warps running this line
+                flow_state.note_change(ex, cell, "store")
                 for log in ex.state_log:
                     log.add(cell)
                 self.lane_change(cell, line)
@@ -195,6 +196,7 @@ class Walker:
                     env[n] = Unresolved(n, line, str(e))
 
     def walk_stmt(self, st, env, defs, called, cond):
+        flow_state.CURRENT["stmt"] = st
         if not isinstance(st, flow_state.BRANCHING):
             return self._walk_stmt(st, env, defs, called, cond)
         self.ex.flow_depth = getattr(self.ex, "flow_depth", 0) + 1  # branches and loops (flow_state.py)
