@@ -82,7 +82,10 @@ def _root(node, env):
 def pool_object(call: ast.Call, ev, line: int):
     name = strip_builder(dotted(call.func) or "").split(".")[-1]
     if name in SMEM_POOLS:
-        return Pool("smem", line, {})
+        import flow_pool  # where SMEMPool puts each allocation (flow_pool.py)
+        p = Pool("smem", line, {})
+        flow_pool.new_pool(p, name)
+        return p
     if name in TMEM_POOLS:
         args = {}
         for k in call.keywords:
@@ -199,6 +202,9 @@ def allocation(call, env: dict, ev, ex, target: str | None, line: int, cond):
         return Unresolved(name, line, f"allocation at line {line} was not extracted ({e})")
     if buf is None:
         return Unresolved(name, line, "an allocation without a layout (not a model buffer)")
+    if isinstance(rv, Pool) and rv.kind == "smem":
+        import flow_pool  # its byte offset in the pool, when followed (flow_pool.py)
+        flow_pool.place(buf, call)
     if isinstance(rv, Pool) and rv.kind == "tmem":
         import tmem_ops  # where the pool's bump allocator puts it (tmem_ops.py)
         tmem_ops.note_pool_alloc(rv, buf, call, short, ev, ex)

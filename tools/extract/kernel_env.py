@@ -450,6 +450,13 @@ class Evaluator(Translator):
             return getattr(base, attr)
         if isinstance(base, tvm_pipeline.VALUE_TYPES):
             return base.attr(attr)
+        if isinstance(base, BufferRef) and attr == "elem_offset":
+            import flow_pool  # elements from its data pointer: 0 for an allocation, its pool offset (flow_pool.py)
+            got = flow_pool.elem_offset(base)
+            if got is None:
+                raise ConvertError(f"{ast.unparse(node)!r}: where {base.name} starts from its data pointer is not "
+                                   "derived (an SMEMPool offset not followed, or a view without a known start)")
+            return got
         if isinstance(base, tvm_classes.PipeState):
             if attr in tvm_classes.STATE_METHODS:
                 raise ConvertError(f"{ast.unparse(node)!r}: a PipelineState method (a statement)")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 
 import allocators
+import flow_pool
 import flow_state
 import fragments
 import instr_ops
@@ -197,6 +198,7 @@ class Walker:
 
     def walk_stmt(self, st, env, defs, called, cond):
         flow_state.CURRENT["stmt"] = st
+        flow_pool.before_statement(st, env)  # SMEMPool offsets (flow_pool.py)
         if not isinstance(st, flow_state.BRANCHING):
             return self._walk_stmt(st, env, defs, called, cond)
         self.ex.flow_depth = getattr(self.ex, "flow_depth", 0) + 1  # branches and loops (flow_state.py)
