@@ -345,3 +345,26 @@ def _local_exit(frame, cell, iterations: int, finished: bool) -> bool:
         if not loop_state._invariant([st], frame.assigned):
             return False
     return True
+
+
+def transparent_if(ex, st, env) -> bool:
+    """An `if` that every iteration of the sampled loops being walked decides the same way: a
+    statement of each such loop's own body (not of a helper it calls) whose test the source
+    decides, with no call and no name the loop body assigns (nor a loop variable).  Its branch is
+    then straight-line code of those loops for the exit-state proof (`if FLAG:` on a configuration
+    constant); any other branch is not."""
+    frames = getattr(ex, "flow_frames", [])
+    if not frames or not isinstance(st, ast.If):
+        return False
+    for f in frames:
+        if id(st) not in f.body_stmts:
+            return False
+        for n in ast.walk(st.test):
+            if isinstance(n, ast.Call) or (isinstance(n, ast.Name) and n.id in f.assigned):
+                return False
+    from kernel_env import Evaluator
+    try:
+        Evaluator(env).value(st.test)
+    except Exception:  # noqa: BLE001 - undecided: a real branch
+        return False
+    return True

@@ -199,7 +199,7 @@ class Walker:
     def walk_stmt(self, st, env, defs, called, cond):
         flow_state.CURRENT["stmt"] = st
         flow_pool.before_statement(st, env)  # SMEMPool offsets (flow_pool.py)
-        if not isinstance(st, flow_state.BRANCHING):
+        if not isinstance(st, flow_state.BRANCHING) or flow_state.transparent_if(self.ex, st, env):
             return self._walk_stmt(st, env, defs, called, cond)
         self.ex.flow_depth = getattr(self.ex, "flow_depth", 0) + 1  # branches and loops (flow_state.py)
         try:
