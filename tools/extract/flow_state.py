@@ -368,3 +368,85 @@ def transparent_if(ex, st, env) -> bool:
     except Exception:  # noqa: BLE001 - undecided: a real branch
         return False
     return True
+
+
+# -- declared scalars in loops the walk does not unroll ----------------------------------------------
+
+MAX_HELPER_SCAN = 8   # helper levels searched for stores into a declared scalar
+
+
+class RuntimeLoop:
+    def __init__(self, st, ex, cells: dict):
+        self.line, self.depth, self.cells = st.lineno, getattr(ex, "flow_depth", 0), cells  # id -> (cell, entry)
+
+
+def _stored_names(body, env, depth=0, seen=None) -> set:
+    """Names a loop body may store: its own assignment targets and those of the helpers of the file
+    it calls by name (followed MAX_HELPER_SCAN levels; beyond that every name counts)."""
+    import loop_state
+    from kernel_env import FuncValue
+    seen = set() if seen is None else seen
+    out = set(loop_state.assigned_names(body))
+    for n in (x for b in body for x in ast.walk(b)):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
+            fv = env.get(n.func.id)
+            if isinstance(fv, FuncValue) and id(fv.node) not in seen:
+                seen.add(id(fv.node))
+                if depth >= MAX_HELPER_SCAN:
+                    return {"*"}
+                out |= _stored_names(fv.node.body, {**fv.closure, **env}, depth + 1, seen)
+                out |= {a.arg for a in fv.node.args.args}
+    return out
+
+
+def runtime_loop_enter(st, env, ex):
+    """A loop the walk does not unroll (a runtime T.serial range, a while): the body is walked once
+    and stands for every iteration.  A declared scalar (tvm_classes.TirLocal) the body may store
+    holds, at the loop head, its value on entry in the first iteration and the previous iteration's
+    store in the others: it is unresolved there, naming the loop (before: its value on entry, which
+    later iterations need not hold).  A store in the body's straight-line code (runtime_store_exact)
+    makes it exact again for the rest of the body."""
+    import tvm_classes
+    from kernel_env import Unresolved
+    names = _stored_names(st.body, env)
+    cells = {}
+    for n, v in env.items():
+        if isinstance(v, tvm_classes.TirLocal) and ("*" in names or n in names) and id(v) not in cells:
+            cells[id(v)] = (v, v.value, v.valid_for)
+            if not isinstance(v.value, Unresolved):
+                v.value = Unresolved(v.name, st.lineno, f"read in the loop at line {st.lineno}, which the walk does not "
+                                     "unroll, where it holds its value on entry or the one an earlier iteration "
+                                     "stored")
+    rl = RuntimeLoop(st, ex, cells)
+    ex.runtime_frames = getattr(ex, "runtime_frames", []) + [rl]
+    return rl
+
+
+def runtime_store_exact(ex, cell, value) -> bool:
+    """A store `x = v` in a loop the walk does not unroll holds exactly for what follows it in the same
+    iteration when it is in the straight-line code of every such loop being walked (no branch or
+    nested loop of the body around it: every iteration runs it before what follows) and v is
+    resolved.  What an earlier iteration left is then overwritten before any later read."""
+    from kernel_env import Unresolved
+    frames = getattr(ex, "runtime_frames", [])
+    if not frames or isinstance(value, Unresolved):
+        return False
+    # straight-line code of the innermost runtime loop (helper bodies count: they do not nest);
+    # a store the entry scan did not foresee is not trusted (its loop-head reads were not made unresolved)
+    return getattr(ex, "flow_depth", 0) == frames[-1].depth and all(id(cell) in f.cells for f in frames)
+
+
+def runtime_loop_exit(rl, ex) -> None:
+    """After the loop a stored scalar holds its value on entry (no iteration) or the last store: known
+    only when the two agree."""
+    from kernel_env import Unresolved
+    ex.runtime_frames = [f for f in getattr(ex, "runtime_frames", []) if f is not rl]
+    for cell, entry, valid in rl.cells.values():
+        after = cell.value
+        same = not isinstance(entry, Unresolved) and not isinstance(after, Unresolved) and \
+            type(entry) is type(after) and entry == after and cell.valid_for == valid
+        if same:
+            continue
+        if not isinstance(after, Unresolved) or not isinstance(entry, Unresolved):
+            cell.value = Unresolved(cell.name, rl.line, f"after the loop at line {rl.line}, which the walk does not "
+                                    "unroll: it holds its value on entry or the last iteration's store")

@@ -1363,8 +1363,17 @@ class EnumMember:
     """A member of an `Enum` class of the file whose members are integer/string constants:
     `TaskType.GEMM.value`."""
 
-    def __init__(self, cls: str, name: str, value):
+    def __init__(self, cls: str, name: str, value, int_enum: bool = False):
         self.cls, self.name, self.value = cls, name, value
+        self.int_enum = int_enum and isinstance(value, int) and not isinstance(value, bool)
+
+    def __int__(self):
+        # an IntEnum member is an int (`int(WarpRole.TMA)`); a plain Enum member is not (TypeError)
+        if not self.int_enum:
+            raise TypeError(f"int() of {self.cls}.{self.name}, a member of an Enum that is not an IntEnum")
+        return self.value
+
+    __index__ = __int__
 
 
 class EnumClass(dict):
@@ -1390,13 +1399,14 @@ def enum_class(st: ast.ClassDef, ev: "Evaluator"):
     if not any((dotted(b) or "").split(".")[-1] in ("Enum", "IntEnum") for b in st.bases):
         return None
     members = EnumClass(st.name)
+    int_enum = any((dotted(b) or "").split(".")[-1] == "IntEnum" for b in st.bases)
     for b in st.body:
         if isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant):
             continue  # docstring
         if not (isinstance(b, ast.Assign) and len(b.targets) == 1 and isinstance(b.targets[0], ast.Name) and
                 isinstance(b.value, ast.Constant) and isinstance(b.value.value, (int, str))):
             return None
-        members[b.targets[0].id] = EnumMember(st.name, b.targets[0].id, b.value.value)
+        members[b.targets[0].id] = EnumMember(st.name, b.targets[0].id, b.value.value, int_enum)
     return members
 
 

@@ -182,7 +182,7 @@ class Walker:
                 cell = env[t.id]
                 if cond is not None:
                     cell.lose(line, f"assigned under the undecided condition of line {cond.line}")
-                elif ex.runtime_loops:
+                elif ex.runtime_loops and not flow_state.runtime_store_exact(ex, cell, value):
                     cell.lose(line, "assigned in a loop the walk does not unroll")
                 else:
                     cell.set(value, ex.warps, line)  # holds for the warps running this line
@@ -393,20 +393,24 @@ class Walker:
                 env[n] = ex.overrides.get(n, Unresolved(n, st.lineno, f"loop variable of the loop at line "
                                                         f"{st.lineno} ({why})"))
             ex.runtime_loops += 1
+            rl = flow_state.runtime_loop_enter(st, env, ex)  # declared scalars it stores (flow_state.py)
             try:
                 self.walk_body(st.body, env, defs, called, cond)
             finally:
                 ex.runtime_loops -= 1
+                flow_state.runtime_loop_exit(rl, ex)
             self.walk_body(st.orelse, env, defs, called, cond)
         elif isinstance(st, ast.While) and self.first_tile_loop(st, env):
             # `while scheduler.valid():` under "CTA 0 on its first tile": one pass, the first tile
             self.walk_body(st.body, env, defs, called, cond)
         elif isinstance(st, ast.While):
             ex.runtime_loops += 1
+            rl = flow_state.runtime_loop_enter(st, env, ex)
             try:
                 self.walk_body(st.body, env, defs, called, cond)
             finally:
                 ex.runtime_loops -= 1
+                flow_state.runtime_loop_exit(rl, ex)
         elif isinstance(st, (ast.With, ast.AsyncWith)) and st.items and \
                 isinstance(st.items[0].context_expr, ast.Call) and \
                 (dotted(st.items[0].context_expr.func) or "").split(".")[-1] == "If" and \
