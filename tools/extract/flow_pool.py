@@ -35,6 +35,7 @@ NEUTRAL_METHODS = {"commit"}
 BARRIERS = {"MBarrier", "TMABar", "TCGen05Bar"}
 COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try)
 STARTS: dict = {}        # id(alloc call) -> byte offset in its pool (None: not known)
+WHY: dict = {}           # id(alloc call) -> why the pool's offset was not known there
 
 
 def new_pool(pool, name: str) -> None:
@@ -98,6 +99,7 @@ def before_statement(st, env) -> None:
                     STARTS[id(call)] = None
                     continue
                 STARTS[id(call)] = _alloc(pool, call, ev, f.attr)
+                WHY[id(call)] = getattr(pool, "offset_why", None)
             elif f.attr == "move_base_to":
                 try:
                     v = ev.as_int(call.args[0]) if len(call.args) == 1 and not call.keywords else None
@@ -115,8 +117,14 @@ def before_statement(st, env) -> None:
         if not passed:
             continue
         callee = env.get(f.id) if isinstance(f, ast.Name) else None
+        top = isinstance(st, (ast.Assign, ast.AnnAssign)) and st.value is call
+        if isinstance(callee, FuncValue) and not top:
+            continue  # a helper of the file walked at its call: its own statements are followed
         if isinstance(callee, FuncValue):
-            continue  # a helper of the file: its own statements are followed
+            # `x = helper(pool)` is evaluated for its value, not walked: what it allocates is not followed
+            for p in passed:
+                _lose(p, f"passed to {f.id}(...) at line {call.lineno}, whose value is computed, not walked")
+            continue
         short = strip_builder(dotted(f) or "").split(".")[-1]
         import tvm_pipeline
         if isinstance(callee, Imported) and tvm_pipeline.handles(callee):
@@ -167,8 +175,12 @@ def _barriers(pool, call, ev, cls):
 
 def place(buf, call) -> None:
     """Give a pool allocation's model buffer its start (bytes from the pool's pointer) when known."""
-    if buf is not None and getattr(buf, "start_bytes", None) is None and STARTS.get(id(call)) is not None:
+    if buf is None or getattr(buf, "start_bytes", None) is not None:
+        return
+    if STARTS.get(id(call)) is not None:
         buf.start_bytes = STARTS[id(call)]
+    else:
+        buf.start_why = WHY.get(id(call))
 
 
 def elem_offset(buf):

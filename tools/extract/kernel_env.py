@@ -448,8 +448,9 @@ class Evaluator(Translator):
             import flow_pool  # elements from its data pointer: 0 for an allocation, its pool offset (flow_pool.py)
             got = flow_pool.elem_offset(base)
             if got is None:
+                why = getattr(base, "start_why", None) or "an SMEMPool offset not followed, or a view without a known start"
                 raise ConvertError(f"{ast.unparse(node)!r}: where {base.name} starts from its data pointer is not "
-                                   "derived (an SMEMPool offset not followed, or a view without a known start)")
+                                   f"derived ({why})")
             return got
         if isinstance(base, tvm_classes.PipeState):
             if attr in tvm_classes.STATE_METHODS:
