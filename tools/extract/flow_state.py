@@ -450,3 +450,19 @@ def runtime_loop_exit(rl, ex) -> None:
         if not isinstance(after, Unresolved) or not isinstance(entry, Unresolved):
             cell.value = Unresolved(cell.name, rl.line, f"after the loop at line {rl.line}, which the walk does not "
                                     "unroll: it holds its value on entry or the last iteration's store")
+
+
+def per_thread(v, name: str):
+    """A thread-derived value that is not uniform over the warps executing here (inside a thread-index
+    branch): an Unresolved saying so and naming those warps, instead of the first thread index its
+    expression met (which may be uniform there: `warp_idx - 4` under `warpgroup_idx == 1` differs by
+    warp, not by warpgroup).  It stays thread-derived and re-evaluable per warp."""
+    import tvm_classes
+    from kernel_env import Unresolved
+    ws = tvm_classes.WALK.get("warps")
+    if not ws:
+        return v
+    u = Unresolved(name, v.line, f"a thread index value that differs between the threads executing here (warps "
+                   f"{sorted(ws)}): one value per warp or lane")
+    u.thread, u.expr = True, v.expr
+    return u

@@ -262,6 +262,7 @@ class Evaluator(Translator):
                     got = flow_state.uniform_value(v, self)
                     if got is not flow_state.NOT_UNIFORM:
                         return got
+                    v = flow_state.per_thread(v, name)  # names the warps it differs between
                 raise UnresolvedError(v)
             if not isinstance(v, Imported):
                 self.used.add(name)
