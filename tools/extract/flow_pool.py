@@ -89,7 +89,9 @@ def before_statement(st, env) -> None:
         return
     from kernel_env import Evaluator, FuncValue, Imported
     ev = Evaluator(env)
-    for call in _calls(st):
+    # a with statement's own expressions only: its body's statements are followed when walked
+    roots = [it.context_expr for it in st.items] if isinstance(st, (ast.With, ast.AsyncWith)) else [st]
+    for call in (c for r in roots for c in _calls(r)):
         f = call.func
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in pools:
             pool = pools[f.value.id]
