@@ -163,6 +163,7 @@ def record_per_group(record, ex) -> None:
         ex.blocked.remove(e)
         ex.blocked_keys.discard((e["item"], e["line"], e.get("name"), e["reason"]))
     saved = (ex.warps, tvm_classes.WALK.get("warps"))
+    n_blocked2 = len(ex.blocked)
     try:
         for g in groups.values():
             ex.warps = frozenset(g)
@@ -170,6 +171,15 @@ def record_per_group(record, ex) -> None:
             record_per_group(record, ex)
     finally:
         ex.warps, tvm_classes.WALK["warps"] = saved
+    again = ex.blocked[n_blocked2:]
+    if len(ex.ops) == n_ops and again and all(e.get("reason", "").startswith(THREAD_REASON) for e in again):
+        # no group's op resolved (a value that varies between the lanes of a warp): the one entry as before
+        for e in again:
+            ex.blocked.remove(e)
+            ex.blocked_keys.discard((e["item"], e["line"], e.get("name"), e["reason"]))
+        for e in new:
+            ex.blocked.append(e)
+            ex.blocked_keys.add((e["item"], e["line"], e.get("name"), e["reason"]))
 
 
 # -- state at the exit of a sampled T.serial loop -------------------------------------------------
