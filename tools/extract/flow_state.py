@@ -8,14 +8,19 @@
   a scalar BufferLoad of a (1,)-shaped buffer is stored through).  So it is a declared TIR scalar
   (tvm_classes.TirLocal): it holds the value of the last store the walk followed exactly on the
   path walked (definite assignment in program order), and is unresolved before the first store,
-  after a store under an undecided condition or in a loop the walk does not unroll, and for warps
-  other than those that stored it.
+  after a store under an undecided condition, and for warps other than those that stored it (loops
+  the walk does not unroll: runtime_loop_enter / runtime_store_exact / runtime_loop_exit below).
 * A helper called through a parameter (`def loop(body): ... body(False, ks)` called as
   `loop(tma_load)`): the function walked is the argument's; it counts as called under its own name
   (before, only the parameter's name was recorded, and the helper was walked a second time on its
   own with every parameter unresolved).
 * A nested def that the enclosing function calls by name but the walk never reached is dead code at
   this configuration (called_by_name): not walked on its own.
+* Thread indices uniform over the warps executing a statement are that value (uniform_value); an op
+  blocked only by a thread index is recorded once per warpgroup / warp (record_per_group).
+* The state of a PipelineState / declared scalar at the exit of a sampled T.serial loop, proven from
+  a fixed change per iteration (exit_state); declared scalars in loops the walk does not unroll.
+docs/extract.md, "State across loops, branches and helper calls", states each rule and its source.
 """
 from __future__ import annotations
 
