@@ -22,6 +22,11 @@ start) when the pool is passed to any other call, one of its other methods is ca
 operation is inside a branch or loop (which the parser runs once and the walk per taken branch /
 iteration), an allocation is met a second time, or a value it needs is not fixed by the source.
 A kern-DSL pool (`K.smem_pool()`) is not followed.
+
+smem_placement.py writes the model's `placement` from the same bump allocator over the pool's own
+`alloc` calls; the allocations only this file sees (the barrier classes, TMEMPool's address word)
+advance its offset too, and a pool passed to a call that may allocate from it, or a pool method
+not followed, makes its offset unknown there as well.
 """
 from __future__ import annotations
 
@@ -51,12 +56,40 @@ def _pools(node, env):
             isinstance(env.get(n.id), kernel_env.Pool) and env[n.id].kind == "smem"}
 
 
-def _lose(pool, why: str) -> None:
+def _lose(pool, why: str, placement: bool = False) -> None:
     if getattr(pool, "smem_offset", None) is not None:
         pool.smem_offset, pool.offset_why = None, why
+    if placement:
+        _placement_lose(pool, why)
 
 
-def _bump(pool, align: int, nbytes: int):
+def _placement_lose(pool, why: str) -> None:
+    """smem_placement.py (the model's `placement`) follows the pool's own allocations; what only
+    this file sees (a pool passed elsewhere, an operation in a branch or loop) makes its offset
+    unknown there too."""
+    state = pool.args.get("_smem") if isinstance(getattr(pool, "args", None), dict) else None
+    if state is None and isinstance(getattr(pool, "args", None), dict):
+        state = pool.args.setdefault("_smem", {"offset": 0 if pool.args.get("_owns") else "not owned"})
+    if state is not None and isinstance(state.get("offset"), int):
+        state["offset"] = why
+
+
+def _placement_bump(pool, align: int, nbytes: int) -> None:
+    """The same bump in smem_placement.py's state, for allocations it does not see (barrier classes,
+    TMEMPool's address word)."""
+    if not isinstance(getattr(pool, "args", None), dict):
+        return
+    state = pool.args.setdefault("_smem", {"offset": 0 if pool.args.get("_owns") else "not owned"})
+    off = state.get("offset")
+    if isinstance(off, int):
+        if align > 0:
+            off = (off + align - 1) // align * align
+        state["offset"] = off + nbytes
+
+
+def _bump(pool, align: int, nbytes: int, placement: bool = False):
+    if placement:
+        _placement_bump(pool, align, nbytes)
     off = pool.smem_offset
     if off is None:
         return None
@@ -112,7 +145,7 @@ def before_statement(st, env) -> None:
                 elif getattr(pool, "followed", False):
                     pool.smem_offset, pool.offset_why = v, None  # absolute: known again from here
             elif f.attr not in NEUTRAL_METHODS:
-                _lose(pool, f"{f.value.id}.{f.attr}(...) at line {call.lineno}, a pool method not followed")
+                _lose(pool, f"{f.value.id}.{f.attr}(...) at line {call.lineno}, a pool method not followed", True)
             continue
         args = [a for a in call.args] + [k.value for k in call.keywords]
         passed = [pools[a.id] for a in args if isinstance(a, ast.Name) and a.id in pools]
@@ -125,7 +158,7 @@ def before_statement(st, env) -> None:
         if isinstance(callee, FuncValue):
             # `x = helper(pool)` is evaluated for its value, not walked: what it allocates is not followed
             for p in passed:
-                _lose(p, f"passed to {f.id}(...) at line {call.lineno}, whose value is computed, not walked")
+                _lose(p, f"passed to {f.id}(...) at line {call.lineno}, whose value is computed, not walked", True)
             continue
         short = strip_builder(dotted(f) or "").split(".")[-1]
         import tvm_pipeline
@@ -136,10 +169,10 @@ def before_statement(st, env) -> None:
             tm = next((k.value for k in call.keywords if k.arg == "tmem_addr"), None)
             if tm is None or (isinstance(tm, ast.Constant) and tm.value is None):
                 for p in passed:
-                    _bump(p, 4, 4)
+                    _bump(p, 4, 4, placement=True)
         else:
             for p in passed:
-                _lose(p, f"passed to {ast.unparse(f)}(...) at line {call.lineno}, which may allocate from it")
+                _lose(p, f"passed to {ast.unparse(f)}(...) at line {call.lineno}, which may allocate from it", True)
 
 
 def _alloc(pool, call, ev, method):
@@ -172,7 +205,7 @@ def _barriers(pool, call, ev, cls):
         _lose(pool, f"{cls} at line {call.lineno}: its depth is not fixed by the source")
         return
     for _ in range(2 if cls == "Pipeline" else 1):
-        _bump(pool, 8, 8 * depth)
+        _bump(pool, 8, 8 * depth, placement=True)
 
 
 def place(buf, call) -> None:
