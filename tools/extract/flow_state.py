@@ -211,6 +211,8 @@ class LoopFrame:
         import loop_state
         from kernel_walk import names_of
         self.assigned = set(loop_state.assigned_names(st.body)) | set(names_of(st.target))
+        # also what the file's helpers it calls may store (a branch test on such a name is not invariant)
+        self.assigned_deep = self.assigned | _stored_names(st.body, env)
 
 
 def _has_exit(body) -> bool:
@@ -379,11 +381,14 @@ def transparent_if(ex, st, env) -> bool:
     frames = getattr(ex, "flow_frames", [])
     if not frames or not isinstance(st, ast.If):
         return False
+    import tvm_classes
     for f in frames:
         if id(st) not in f.body_stmts:
             return False
         for n in ast.walk(st.test):
-            if isinstance(n, ast.Call) or (isinstance(n, ast.Name) and n.id in f.assigned):
+            if isinstance(n, ast.Call) or (isinstance(n, ast.Name) and (
+                    n.id in f.assigned_deep or "*" in f.assigned_deep or
+                    isinstance(env.get(n.id), tvm_classes.TirLocal))):
                 return False
     from kernel_env import Evaluator
     try:
@@ -489,3 +494,65 @@ def per_thread(v, name: str):
                    f"{sorted(ws)}): one value per warp or lane")
     u.thread, u.expr = True, v.expr
     return u
+
+
+def unexecuted_changes(frame, st, env) -> set:
+    """Every `X.advance()` / `X.init(...)` of a PipelineState written in the loop body or in a helper
+    of the file it calls by name, checked against the walked iterations: one the walked iterations
+    did not run (a branch they did not take), or one inside a branch or nested loop of the body (a
+    later iteration may take another path), marks its state nested, so exit_state does not prove it
+    and it goes stale like any changed state.  An `if` directly in the body whose test every
+    iteration decides the same way (transparent_if's rule) counts only its taken branch.  Returns
+    the states found that the walked iterations did not change."""
+    import tvm_classes
+    from kernel_env import Evaluator, FuncValue
+    out, seen = set(), set()
+
+    def invariant_test(test, scope):
+        for n in ast.walk(test):
+            if isinstance(n, ast.Call) or (isinstance(n, ast.Name) and (
+                    n.id in frame.assigned_deep or "*" in frame.assigned_deep or
+                    isinstance(scope.get(n.id), tvm_classes.TirLocal))):
+                return None
+        try:
+            return bool(Evaluator(scope).value(test))
+        except Exception:  # noqa: BLE001 - undecided: a real branch
+            return None
+
+    def scan(stmts, scope, in_branch, helper):
+        for stmt in stmts:
+            if isinstance(stmt, ast.If):
+                taken = None if helper or in_branch else invariant_test(stmt.test, scope)
+                if taken is None:
+                    scan(stmt.body + stmt.orelse, scope, True, helper)
+                else:
+                    scan(stmt.body if taken else stmt.orelse, scope, in_branch, helper)
+                continue
+            if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While, ast.Try)):
+                inner = [x for x in ast.iter_child_nodes(stmt) if isinstance(x, ast.stmt)]
+                scan(inner, scope, True, helper)
+                continue
+            if isinstance(stmt, (ast.With, ast.AsyncWith)):
+                ctx = stmt.items[0].context_expr if stmt.items else None
+                is_if = isinstance(ctx, ast.Call) and (dotted(ctx.func) or "").split(".")[-1] == "If"
+                scan(stmt.body, scope, in_branch or is_if, helper)
+                continue
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            for n in ast.walk(stmt):
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                        n.func.attr in ("advance", "init") and isinstance(n.func.value, ast.Name):
+                    obj = scope.get(n.func.value.id)
+                    if isinstance(obj, tvm_classes.PipeState):
+                        if in_branch or id(obj) not in frame.kinds:
+                            frame.nested.add(id(obj))
+                        if id(obj) not in frame.kinds:
+                            out.add(obj)
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
+                    fv = scope.get(n.func.id)
+                    if isinstance(fv, FuncValue) and (id(fv.node), in_branch) not in seen and len(seen) < 128:
+                        seen.add((id(fv.node), in_branch))
+                        scan(fv.node.body, {**fv.closure, **scope}, in_branch, True)
+
+    scan(st.body, env, False, False)
+    return out

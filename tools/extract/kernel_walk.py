@@ -437,6 +437,7 @@ class Walker:
                         # the real state has changed once per iteration, the walk saw only the first:
                         # the state at the loop's exit where its change per iteration is fixed, else stale
                         changed = ex.state_log.pop()
+                        changed |= flow_state.unexecuted_changes(frame, st, env)  # a branch not taken this time
                         flow_state.leave_sampled(frame, ex)
                         for obj in changed:
                             if flow_state.exit_state(frame, obj, sampled["iterations"], values is not None):
