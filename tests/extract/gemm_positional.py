@@ -15,6 +15,6 @@ def positional(G: T.Buffer((128, 64), "float16")):
     tp.commit()
     Tx.gemm_async(C=D[:, :], A=A[:, :], B=B[:, :])                          # operands by keyword
     Tx.gemm_async(D[:, :], A[:, :], B[:, :], None, None, False, False, True)  # accum=True, positional 8
-    Tx.gemm_async(D[:, :], A[:, :], B[:, :], None, None, False, True)        # transB=True: not modelled
+    Tx.gemm_async(D[:, :], A[:, :], B[:, :], None, None, False, True)        # transB=True: b_dims KN (K 128 != 64)
     Tx.gemm_async(D[:, :], A[:, :], B[:, :], D[:, 0:4], D[:, 4:8])          # SFA/SFB: block-scaled
     tp.dealloc()

@@ -27,8 +27,8 @@ def views_kernel(A: T.Buffer((ROWS, COLS), "float16"), C: T.Buffer((64, 64), "fl
     tail = pool.alloc_tcgen05_mma_AB((64, 128), "float16").sub[:, 64:128]
     storage = T.alloc_buffer((0,), "uint8", scope="shared.dyn")
     words = T.decl_buffer((64,), data=storage.data, elem_offset=1024, scope="shared.dyn")
-    # kt is a pool allocation: kt.data is the pool's pointer, so where this starts relative to kt
-    # is not known (refused)
+    # kt is a pool allocation: kt.data is the pool's pointer, 25600 bytes before kt (flow_pool.py),
+    # so this declaration would start before kt (refused)
     kt_tile = T.decl_buffer((16, 128), "float16", data=kt.data, layout=T.TileLayout(T.S[(16, 128):(128, 1)]))
     kt_same = T.decl_buffer((32, 64), "float16", data=kt.data, elem_offset=kt.elem_offset)
     scratch = T.alloc_buffer((4096,), "uint8", scope="shared.dyn")

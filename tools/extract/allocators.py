@@ -85,8 +85,11 @@ def _root(node, env):
 def pool_object(call: ast.Call, ev, line: int):
     name = strip_builder(dotted(call.func) or "").split(".")[-1]
     if name in SMEM_POOLS:
+        import flow_pool  # where SMEMPool puts each allocation, for elem_offset (flow_pool.py)
         import smem_placement  # T.SMEMPool() owns its storage: its offsets place the buffers
-        return Pool("smem", line, {"_owns": name == "SMEMPool" and smem_placement.pool_owns_storage(call)})
+        p = Pool("smem", line, {"_owns": name == "SMEMPool" and smem_placement.pool_owns_storage(call)})
+        flow_pool.new_pool(p, name)
+        return p
     if name in TMEM_POOLS:
         args = {}
         for k in call.keywords:
@@ -207,6 +210,9 @@ def allocation(call, env: dict, ev, ex, target: str | None, line: int, cond):
         return Unresolved(name, line, f"allocation at line {line} was not extracted ({e})")
     if buf is None:
         return Unresolved(name, line, "an allocation without a layout (not a model buffer)")
+    if isinstance(rv, Pool) and rv.kind == "smem":
+        import flow_pool  # its byte offset in the pool, when followed (flow_pool.py)
+        flow_pool.place(buf, call)
     if isinstance(rv, Pool) and rv.kind == "smem" and not derived:
         import smem_placement  # where the pool's bump allocator puts it (smem_placement.py)
         smem_placement.note_pool_alloc(rv, buf, call, short, ev, ex)

@@ -40,6 +40,8 @@ from warps import ThreadIndex  # noqa: E402
 import kern_forms  # noqa: E402  (kern DSL roles, loop frames, stage views)
 import target_facts  # noqa: E402  (facts of the target machine: hardware_num_sms())
 import tvm_classes  # noqa: E402  (TVM's PipelineState / SmemDescriptor, as TVM defines them)
+import flow_state  # noqa: E402  (values uniform over the executing warps)
+import tvm_pipeline  # noqa: E402  (TVM's Pipeline / MBarrier classes: barrier slots)
 import py_classes  # noqa: E402  (the file's @dataclass configuration classes)
 
 # Limits that keep a hostile file bounded: a comprehension or range evaluated statically may
@@ -257,6 +259,9 @@ class Evaluator(Translator):
             if isinstance(v, ThreadIndex):
                 if self.thread is not None:
                     return v.at(*self.thread)
+                got = flow_state.uniform_value(v, self)
+                if got is not flow_state.NOT_UNIFORM:
+                    return got  # the same in every thread executing here (flow_state.py)
                 u = Unresolved(name, v.line, "a thread index (a runtime value; a branch on it selects warps)")
                 u.thread = True
                 raise UnresolvedError(u)
@@ -264,6 +269,11 @@ class Evaluator(Translator):
                 if self.thread is not None and v.expr is not None:
                     node, env = v.expr
                     return Evaluator(env, self.depth, self.thread).value(node)
+                if v.thread and v.expr is not None:
+                    got = flow_state.uniform_value(v, self)
+                    if got is not flow_state.NOT_UNIFORM:
+                        return got
+                    v = flow_state.per_thread(v, name)  # names the warps it differs between
                 raise UnresolvedError(v)
             if not isinstance(v, Imported):
                 self.used.add(name)
@@ -442,6 +452,16 @@ class Evaluator(Translator):
             return base[attr]
         if isinstance(base, EnumMember) and attr in ("value", "name"):
             return getattr(base, attr)
+        if isinstance(base, tvm_pipeline.VALUE_TYPES):
+            return base.attr(attr)
+        if isinstance(base, BufferRef) and attr == "elem_offset":
+            import flow_pool  # elements from its data pointer: 0 for an allocation, its pool offset (flow_pool.py)
+            got = flow_pool.elem_offset(base)
+            if got is None:
+                why = getattr(base, "start_why", None) or "an SMEMPool offset not followed, or a view without a known start"
+                raise ConvertError(f"{ast.unparse(node)!r}: where {base.name} starts from its data pointer is not "
+                                   f"derived ({why})")
+            return got
         if isinstance(base, tvm_classes.PipeState):
             if attr in tvm_classes.STATE_METHODS:
                 raise ConvertError(f"{ast.unparse(node)!r}: a PipelineState method (a statement)")
@@ -579,6 +599,10 @@ class Evaluator(Translator):
                 isinstance(node.args[1], ast.Constant) and node.args[1].value in SREG_CTA:
             note_convention(f"%{node.args[1].value} = 0 (CTA 0 of the grid, rank 0 of its cluster)", node.lineno, 0)
             return 0
+        if convention_on() and fname.endswith("nvshmem.my_pe") and not node.args and not node.keywords:
+            # a multi-GPU kernel's instance is on PE 0 (flow_state.py)
+            note_convention("nvshmem.my_pe() = 0 (the instance's GPU is PE 0 of the NVSHMEM job)", node.lineno, 0)
+            return 0
         if convention_on() and "Scheduler" in short and short[:1].isupper():
             return Scheduler(short, node.lineno)
         if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), Imported) and \
@@ -591,6 +615,11 @@ class Evaluator(Translator):
                 return got[1]
             if got is not None:
                 raise UnresolvedError(Unresolved(ast.unparse(node), node.lineno, got[1]))
+        if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), Imported) and \
+                tvm_pipeline.handles(self.env[node.func.id]):
+            imp = self.env[node.func.id]  # Pipeline / MBarrier / TMABar / TCGen05Bar (tvm_pipeline.py)
+            args, kwargs = self.call_args(node, lazy=True)
+            return tvm_pipeline.construct(imp, args, kwargs, node.lineno, f"{imp.name} at line {node.lineno}")
         if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), Imported) and \
                 not node.keywords:
             args = [self.value(a) for a in node.args]

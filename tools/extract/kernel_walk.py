@@ -15,6 +15,8 @@ from __future__ import annotations
 import ast
 
 import allocators
+import flow_pool
+import flow_state
 import fragments
 import instr_ops
 import kern_forms
@@ -183,6 +185,8 @@ class Walker:
             f = local_defs[name]
             if name in launch_warps and self.ex.num_warps is None:
                 self.ex.num_warps = launch_warps[name]
+            if name not in called and flow_state.called_by_name(fv.node, f.node):
+                continue  # its calls are all in code this configuration does not run (flow_state.py)
             if name not in called and self.depth >= MAX_WALK_DEPTH and contains_interesting(f.node):
                 self.ex.block(f"helper {name} at line {f.node.lineno}", f.node.lineno, None,
                               f"nested deeper than the depth limit of {MAX_WALK_DEPTH}; its buffers and ops are not "
@@ -213,10 +217,11 @@ class Walker:
                 cell = env[t.id]
                 if cond is not None:
                     cell.lose(line, f"assigned under the undecided condition of line {cond.line}")
-                elif ex.runtime_loops:
+                elif ex.runtime_loops and not flow_state.runtime_store_exact(ex, cell, value):
                     cell.lose(line, "assigned in a loop the walk does not unroll")
                 else:
                     cell.set(value, ex.warps, line)  # holds for the warps running this line
+                flow_state.note_change(ex, cell, "store")
                 for log in ex.state_log:
                     log.add(cell)
                 self.lane_change(cell, line)
@@ -228,6 +233,17 @@ class Walker:
                     env[n] = Unresolved(n, line, str(e))
 
     def walk_stmt(self, st, env, defs, called, cond):
+        flow_state.CURRENT["stmt"] = st
+        flow_pool.before_statement(st, env)  # SMEMPool offsets (flow_pool.py)
+        if not isinstance(st, flow_state.BRANCHING) or flow_state.transparent_if(self.ex, st, env):
+            return self._walk_stmt(st, env, defs, called, cond)
+        self.ex.flow_depth = getattr(self.ex, "flow_depth", 0) + 1  # branches and loops (flow_state.py)
+        try:
+            return self._walk_stmt(st, env, defs, called, cond)
+        finally:
+            self.ex.flow_depth -= 1
+
+    def _walk_stmt(self, st, env, defs, called, cond):
         ex = self.ex
         ev = Evaluator(env)
         if isinstance(st, (ast.Assign, ast.AnnAssign)):
@@ -262,6 +278,13 @@ class Walker:
             if all(n in ex.overrides for n in names) and names:
                 return
             value = st.value
+            if len(targets) == 1 and isinstance(targets[0], ast.Name) and flow_state.scalar_declaration(value):
+                # x = T.local_scalar(dtype): a register scalar, stored through by later `x = ...` (flow_state.py)
+                n = targets[0].id
+                env[n] = tvm_classes.TirLocal(n, st.lineno, ex.warps, Unresolved(
+                    n, st.lineno, "declared by T.local_scalar without a value; read before a store the walk follows"))
+                env[n].lane_depth = len(ex.lane_changes)
+                return
             if isinstance(value, ast.Call) and (dotted(value.func) or "").split(".")[-1] == "meta_var" and \
                     len(value.args) == 1 and not value.keywords and is_layout_expr(value.args[0]):
                 value = value.args[0]  # T.meta_var(L): the layout L itself (meta_var only stops the parser converting it)
@@ -393,6 +416,7 @@ class Walker:
                 # bound to its value (the ops of each iteration, as the model's one pass).
                 if sampled is not None:
                     ex.state_log.append(set())
+                    frame = flow_state.enter_sampled(st, env, ex)
                 before_loop = dict(env)
                 try:
                     for v in values:
@@ -404,20 +428,24 @@ class Walker:
                             break
                         # each iteration is an instance of the one body TVM parses, in its own frame
                         self.walk_body(st.body, env, defs, called, cond)
+                        if sampled is not None:
+                            flow_state.iteration_done(frame)
                         if self.tir:
                             scoping.close_frame(env, before_loop, st.lineno, "for loop")
                 finally:
                     if sampled is not None:
-                        # the real state has changed once per iteration, the walk saw only the first
-                        for obj in ex.state_log.pop():
-                            why = (f"changed in the T.serial loop at line {st.lineno}, of which the walk takes "
-                                   f"{len(sampled['walked'])} of {sampled['iterations']} iterations (its state "
-                                   "after the loop is not followed)")
-                            if isinstance(obj, tvm_classes.PipeState) and obj.copies and ex.warps is not None and \
-                                    obj.warps != ex.warps:
-                                obj.lose_copies(sorted(ex.warps), why)  # only the copies of the warps in the loop
-                            else:
-                                obj.lose(st.lineno, why)
+                        # the real state has changed once per iteration, the walk saw only the first:
+                        # the state at the loop's exit where its change per iteration is fixed, else stale
+                        changed = ex.state_log.pop()
+                        changed |= flow_state.unexecuted_changes(frame, st, env)  # a branch not taken this time
+                        flow_state.leave_sampled(frame, ex)
+                        for obj in changed:
+                            if flow_state.exit_state(frame, obj, sampled["iterations"], values is not None):
+                                continue
+                            flow_state.lose_changed(frame, obj, st.lineno, f"changed in the T.serial loop at line "
+                                                    f"{st.lineno}, of which the walk takes {len(sampled['walked'])} "
+                                                    f"of {sampled['iterations']} iterations (its state after the "
+                                                    "loop is not followed)")
                 if values is not None:
                     if sampled is not None:
                         # names the body assigned hold the last iteration's value, which the walk did not see
@@ -429,11 +457,13 @@ class Walker:
                 env[n] = ex.overrides.get(n, Unresolved(n, st.lineno, f"loop variable of the loop at line "
                                                         f"{st.lineno} ({why})"))
             ex.runtime_loops += 1
+            rl = flow_state.runtime_loop_enter(st, env, ex)  # declared scalars it stores (flow_state.py)
             before_loop = dict(env)
             try:
                 self.walk_body(st.body, env, defs, called, cond)
             finally:
                 ex.runtime_loops -= 1
+                flow_state.runtime_loop_exit(rl, ex)
                 if self.tir:
                     scoping.close_frame(env, before_loop, st.lineno, "for loop")
             self.walk_body(st.orelse, env, defs, called, cond)
@@ -442,10 +472,12 @@ class Walker:
             self.framed(env, st.lineno, "while loop", lambda: self.walk_body(st.body, env, defs, called, cond))
         elif isinstance(st, ast.While):
             ex.runtime_loops += 1
+            rl = flow_state.runtime_loop_enter(st, env, ex)
             try:
                 self.framed(env, st.lineno, "while loop", lambda: self.walk_body(st.body, env, defs, called, cond))
             finally:
                 ex.runtime_loops -= 1
+                flow_state.runtime_loop_exit(rl, ex)
         elif isinstance(st, (ast.With, ast.AsyncWith)) and st.items and \
                 isinstance(st.items[0].context_expr, ast.Call) and \
                 (dotted(st.items[0].context_expr.func) or "").split(".")[-1] == "If" and \
@@ -574,6 +606,7 @@ class Walker:
                 obj.init(v)
         else:
             obj.lose(line, f"{f.attr}() with arguments the extraction does not model")
+        flow_state.note_change(ex, obj, f.attr)
         for log in ex.state_log:
             log.add(obj)
         self.lane_change(obj, line)
@@ -701,7 +734,7 @@ class Walker:
                               "a chain of helpers); its buffers and ops are not extracted")
             elif helper_of(sub.func, env) is not None:
                 fv = helper_of(sub.func, env)
-                called.add(ast.unparse(sub.func))
+                called.update(flow_state.callee_names(sub, fv))
                 sub_env = dict(fv.closure)
                 sub_env.update({k: v for k, v in env.items() if k not in sub_env})
                 bind_call(fv.node, sub, sub_env, ev, self.ex)

@@ -25,6 +25,7 @@ import re
 
 from corpus_notation import dotted, strip_builder
 from kernel_env import BufferRef, ConvertError, Pool, Unresolved, UnresolvedError
+import tvm_pipeline
 
 TILE_OPS = {"copy_async", "copy", "gemm_async"}
 PTX_DATA = ("tcgen05.mma", "tcgen05.ld", "tcgen05.st", "tcgen05.cp", "tcgen05.alloc", "tcgen05.dealloc",
@@ -32,7 +33,7 @@ PTX_DATA = ("tcgen05.mma", "tcgen05.ld", "tcgen05.st", "tcgen05.cp", "tcgen05.al
             "mma.sync")
 OP_NAMES = TILE_OPS | {"commit"}
 KNOWN_COPY_KW = {"dispatch", "cta_group"}
-KNOWN_GEMM_KW = {"dispatch", "cta_group", "accum"}
+KNOWN_GEMM_KW = {"dispatch", "cta_group", "accum", "transA", "transB"}
 
 
 def _ptx_text(call: ast.Call, env: dict | None = None) -> str | None:
@@ -131,6 +132,11 @@ def default_dispatch(dst: BufferRef, src: BufferRef) -> str | None:
 
 
 def record(call: ast.Call, env, ev, ex, line: int, cond) -> None:
+    import flow_state  # an op whose operands depend on a thread index: one op per warpgroup (flow_state.py)
+    flow_state.record_per_group(lambda: _record(call, env, ev, ex, line, cond), ex)
+
+
+def _record(call: ast.Call, env, ev, ex, line: int, cond) -> None:
     kind = _tile_kind(call)
     if kind is None:
         text = _ptx_text(call, env)
@@ -264,8 +270,9 @@ def _copy(call, kind, env, ev, ex, line) -> dict:
         raise ConvertError(f"{kind} needs dst and src")
     dst, db = region(call.args[0], env, ev, ex, line)
     src, sb = region(call.args[1], env, ev, ex, line)
-    kw = _kwargs(call, ev, KNOWN_COPY_KW, line)
+    kw = _kwargs(call, ev, KNOWN_COPY_KW | {"mbar"}, line)
     dispatch = kw.get("dispatch") or default_dispatch(db, sb)
+    mbar = tvm_pipeline.copy_mbar(kw.pop("mbar", None), dispatch)  # the completion barrier: notes only
     if dispatch is None and "local" in (sb.scope, db.scope) and \
             {sb.scope, db.scope} & {"shared", "shared.dyn", "global"}:
         # TVM tries ldstmatrix first (priority 10) and falls back to vec_auto_reg's per-thread
@@ -279,6 +286,8 @@ def _copy(call, kind, env, ev, ex, line) -> dict:
     if dispatch == "tma_auto":
         dispatch = "tma"  # TVM's tma_auto variant (copy_async/tma.py:2275) is the model's tma
     op = {"kind": kind, "dst": dst, "src": src, "dispatch": dispatch}
+    if mbar:
+        op["notes"] = mbar
     if "cta_group" in kw:
         op["cta_group"] = kw["cta_group"]
     if dispatch in ("tcgen05", "ldstmatrix", "thread"):
@@ -371,6 +380,14 @@ def _gemm(call, env, ev, ex, line) -> dict:
     if not isinstance(acc, (bool, int)):
         raise ConvertError(f"accum={acc!r} is not a constant")
     op["accumulate"] = bool(acc)
+    # transA / transB: A given as (K, M) / B as (K, N), MN-major (apache/tvm 4b5598a74f
+    # python/tvm/tirx/script/builder/tirx.py:640-684, gemm_async's parameters): the model's a_dims / b_dims
+    for k, field, dims in (("transA", "a_dims", "KM"), ("transB", "b_dims", "KN")):
+        t = kw.get(k, False)
+        if not isinstance(t, (bool, int)) or t not in (0, 1):
+            raise ConvertError(f"{k}={t!r} is not a constant boolean")
+        if t:
+            op[field] = dims
     return op
 
 

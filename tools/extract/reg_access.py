@@ -218,18 +218,19 @@ def _smem(call, store: bool, vec: int, ty: str, env, ex, emit) -> list[dict]:
         # moves are not model ops, as before it was one
         return []
     ev = Evaluator(env)
-    arr, regs = _regs(rnodes, ev, "st.shared source" if store else "ld.shared destination")
-    rbits = TYPE_BITS[ty]
-    if REG_BITS.get(arr.dtype) != rbits:
-        raise ConvertError(f".{ty} moves {rbits}-bit registers; {arr.name} is a {arr.dtype} array")
-    access_bytes = vec * rbits // 8
     ws = _check_lanes(ex, "st.shared" if store else "ld.shared")
     if not store and _broadcast(addr, env, ws, sbuf):
         # several threads load one element (a word every thread reads, e.g. the TMEM address
         # tcgen05.alloc wrote): smem.access pairs each shared element with one register, so a
         # broadcast read has no region pair; not a model op, as when such words had no model
-        # buffer (allocations without layout= are row-major model buffers now, allocators.py)
+        # buffer (allocations without layout= are row-major model buffers now, allocators.py).
+        # Decided before the destinations are read: they may be scalars (`x: T.float32`), not an array.
         return []
+    arr, regs = _regs(rnodes, ev, "st.shared source" if store else "ld.shared destination")
+    rbits = TYPE_BITS[ty]
+    if REG_BITS.get(arr.dtype) != rbits:
+        raise ConvertError(f".{ty} moves {rbits}-bit registers; {arr.name} is a {arr.dtype} array")
+    access_bytes = vec * rbits // 8
     rbuf = array_buffer(arr, ex)
     if rbuf is None:
         if store:
