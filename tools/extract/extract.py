@@ -33,6 +33,7 @@ from kernel_walk import (Extraction, Walker, all_params, bind_buffer_params,  # 
                          contains_interesting, is_layout_expr)
 import kernel_env  # noqa: E402
 import py_classes  # noqa: E402
+import host_launch  # noqa: E402  (the kernel's launch in the file's host code)
 from kernel_env import FILE_KEY, LayoutExpr, class_value, set_source_dir  # noqa: E402
 import corpus_notation as cn  # noqa: E402
 from corpus_notation import dotted  # noqa: E402
@@ -95,7 +96,11 @@ def module_env(tree: ast.Module, overrides: dict, file: str | None = None) -> di
                 run_straight([st], env, ev)
             except (ConvertError, _Return):
                 pass
-    env.update(overrides)
+    # --param NAME sets a module-level NAME, except a builder namespace the file imports under that
+    # name (`import tirx_kernels.kern as K` with `--param K=1024` for a function's parameter K)
+    namespaces = {a.asname or a.name for st in tree.body if isinstance(st, (ast.Import, ast.ImportFrom))
+                  for a in st.names if (a.asname or a.name) in cn.BUILDER_PREFIXES | {"K", "Kern"}}
+    env.update({k: v for k, v in overrides.items() if k not in namespaces})
     return env
 
 
@@ -340,6 +345,8 @@ def bind_root(tree, fn, env, overrides, ex: Extraction) -> dict:
         elif name in cfg:
             fenv[name], where = cfg.get(name)
             ex.config[name] = {"value": fenv[name], "origin": where}
+        elif host_launch.param_value(fn, p, ex) is not None:
+            fenv[name] = host_launch.param_value(fn, p, ex)  # the file's own launch (host_launch.py)
         else:
             fenv[name] = Unresolved(name, fn.lineno, kernel_env.runtime_scalar_reason(p, fn.name) or
                                     f"parameter of {fn.name} with no default, no call site in "
@@ -376,6 +383,7 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
     py_classes.OVERRIDES = dict(overrides)
     py_classes.FIELD_OVERRIDES.clear()
     env = module_env(tree, overrides, os.path.basename(file_label))
+    host_launch.set_context(tree, env, overrides, os.path.basename(file_label))
     roots = kernel_roots(tree, env, function)
     if not roots:
         raise InputError("extract.kernel", f"{file_label}: no kernel function found (no function allocates a "

@@ -40,6 +40,7 @@ import kern_forms  # noqa: E402  (kern DSL roles, loop frames, stage views)
 import target_facts  # noqa: E402  (facts of the target machine: hardware_num_sms())
 import tvm_classes  # noqa: E402  (TVM's PipelineState / SmemDescriptor, as TVM defines them)
 import py_classes  # noqa: E402  (the file's @dataclass configuration classes)
+import host_torch  # noqa: E402  (host tensors, tensor maps and devices of the launch code)
 
 # Limits that keep a hostile file bounded: a comprehension or range evaluated statically may
 # produce at most this many elements, helper calls nest at most this deep.
@@ -51,7 +52,12 @@ MAX_TOTAL_ITERATIONS = 2_000_000  # for-loop iterations of straight-line code in
 
 KERN_INT_OPS = {"shift_right": lambda a, b: a >> b, "shift_left": lambda a, b: a << b,
                 "bitwise_and": lambda a, b: a & b, "bitwise_or": lambda a, b: a | b,
-                "bitwise_xor": lambda a, b: a ^ b}
+                "bitwise_xor": lambda a, b: a ^ b,
+                # C's division toward zero (apache/tvm python/tvm/tirx/op.py:2564-2610 truncdiv /
+                # truncmod, "the default integer division behavior in C"); floordiv / floormod as Python's
+                "truncdiv": lambda a, b: abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1),
+                "truncmod": lambda a, b: a - abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1) * b,
+                "floordiv": lambda a, b: a // b, "floormod": lambda a, b: a % b}
 # The representative instance an extraction models (docs/extract.md, "Representative
 # instance"): extract.py sets these from --instance / --serial-iterations before a walk.
 SETTINGS = {"instance": "cta0-first-tile", "serial_iterations": 1, "target": "sm_100a", "overrides": {}}
@@ -289,6 +295,9 @@ class Evaluator(Translator):
 
     def value(self, node):
         if isinstance(node, ast.Attribute):
+            v = host_torch.eval_attr(self, node)  # torch.bfloat16 & co. (host_torch.py)
+            if v is not host_torch.NOT_HANDLED:
+                return v
             d = dotted(node)
             head = d.split(".")[0] if d else None
             if d in ("math.pi", "math.e", "math.inf", "math.tau") and \
@@ -427,6 +436,8 @@ class Evaluator(Translator):
         return super().value(node)
 
     def attr_of(self, base, attr: str, node):
+        if isinstance(base, host_torch.HOST_TYPES):
+            return base.attr(attr, node)  # a host tensor's shape, a storage place (host_torch.py)
         if isinstance(base, (py_classes.DataInstance, py_classes.DataclassDef)):
             return base.attr(attr, self)
         if isinstance(base, py_classes.FieldInfo) and attr in ("name", "default"):
@@ -509,6 +520,9 @@ class Evaluator(Translator):
         v = tmem_ops.eval_call(self, node, short)
         if v is not tmem_ops.NOT_HANDLED:
             return v
+        v = host_torch.eval_call(self, node, fname)  # host tensors, maps, devices (host_torch.py)
+        if v is not host_torch.NOT_HANDLED:
+            return v
         if short in ("meta_var",) and len(node.args) == 1:
             return self.value(node.args[0])
         if short in ("cast", "reinterpret_cast") and len(node.args) == 2 and fname.startswith(("cast", "T.", "Tx.", "K.")):
@@ -559,6 +573,11 @@ class Evaluator(Translator):
             # the value with the variable unset: the file's own default, None without one
             # (--param NAME overrides)
             return self.value(node.args[1]) if len(node.args) == 2 else None
+        if convention_on() and fname in ("K.cta_id", "Kern.cta_id") and not node.args and not node.keywords:
+            import kern_grid  # the kernel's grid rank (kern_grid.py)
+            v = kern_grid.cta_ids()
+            note_convention("K.cta_id() = 0 per grid dimension (CTA 0 of the grid)", node.lineno, v)
+            return v
         if convention_on() and short in CTA_INDEX_FUNCS and node.args:
             # "CTA 0 on its first tile": the CTA's (cluster) indices are 0
             ext = node.args[0] if node.args else None
@@ -1135,6 +1154,8 @@ def run_straight(body: list, env: dict, ev: Evaluator, budget: list | None = Non
                 isinstance(st.value.func, ast.Attribute) and isinstance(st.value.func.value, ast.Name) and \
                 isinstance(env.get(st.value.func.value.id), (dict, list, tuple)):
             mutate_in_place(st.value, env, ev)  # any other method of a container: followed or unresolved
+        elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and host_torch.is_effect(st.value, env):
+            host_torch.run_effect(st.value, env, ev)  # a host tensor-map encoder call fills its place
         elif isinstance(st, ast.FunctionDef):
             env[st.name] = FuncValue(st, env)
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
@@ -1380,6 +1401,9 @@ def class_value(st: ast.ClassDef, env: dict, ev: "Evaluator", why: str):
     members = enum_class(st, ev)
     if members is not None:
         return members
+    hc = host_torch.storage_class(st)  # a host storage class (a tensor-map payload holder)
+    if hc is not None:
+        return hc
     dc = py_classes.dataclass_def(st, env)
     if dc is not None:
         return dc
@@ -1390,6 +1414,10 @@ TIR_SCALARS = {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "
                "float64", "bfloat16", "bool"}
 
 
+# the kern DSL's short names of the same types (K.i32 = int32, ...; tirx_kernels/kern/__init__.py)
+KERN_SCALARS = {"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "f32", "f64", "bf16"}
+
+
 def runtime_scalar_reason(p: ast.arg, fn_name: str) -> str | None:
     """For a kernel parameter annotated with a TIR scalar type (`seq_len: T.uint32`): the reason
     it is unresolved (a value given at launch); None for other parameters."""
@@ -1398,7 +1426,7 @@ def runtime_scalar_reason(p: ast.arg, fn_name: str) -> str | None:
     if d in ("TensorMap", "K.TensorMap") or d.endswith(".TensorMap"):
         return (f"a tensor-map parameter of {fn_name} ({ast.unparse(ann)}): the host builds it at launch and "
                 "passes it in; only maps encoded in the kernel's own code (cuTensorMapEncodeTiled) are read")
-    if d in TIR_SCALARS and (dotted(ann) or "").startswith(("T.", "Tx.", "K.")):
+    if (d in TIR_SCALARS or d.split(".")[-1] in KERN_SCALARS) and (dotted(ann) or "").startswith(("T.", "Tx.", "K.")):
         return (f"a runtime scalar parameter of {fn_name} ({ast.unparse(ann)}): its value is passed at launch, "
                 "not fixed by the source (--param fixes it)")
     return None

@@ -15,6 +15,9 @@ from __future__ import annotations
 import ast
 
 import allocators
+import host_launch
+import kern_grid
+import role_order
 import fragments
 import instr_ops
 import kern_forms
@@ -132,10 +135,15 @@ class Walker:
         if self.ex.num_warps is None:  # @K.kernel(warps=W) on the function itself
             self.ex.num_warps = decorator_warps(fv.node, env)
         self.ex.files.append(fv.file or self.ex.current_file())
+        rank = kern_grid.grid_rank(fv.node, env)  # K.cta_id() of a @K.kernel(grid=...) (kern_grid.py)
+        if rank is not None:
+            kern_grid.GRID_RANKS.append(rank)
         try:
             self._walk_function(fv, env, local_defs, called)
         finally:
             self.ex.files.pop()
+            if rank is not None:
+                kern_grid.GRID_RANKS.pop()
 
     def _walk_function(self, fv: FuncValue, env: dict, local_defs: dict, called: set) -> None:
         self.walk_body(fv.node.body, env, local_defs, called)
@@ -156,8 +164,11 @@ class Walker:
             elif name not in called and self.depth < MAX_WALK_DEPTH:
                 sub = dict(env)
                 for p in all_params(f.node):
+                    launched = host_launch.param_value(f.node, p, self.ex)  # the file's launch (host_launch.py)
                     if p.arg in self.ex.overrides:
                         sub[p.arg] = self.ex.overrides[p.arg]
+                    elif launched is not None:
+                        sub[p.arg] = launched
                     else:
                         sub[p.arg] = Unresolved(p.arg, f.node.lineno, runtime_scalar_reason(p, name) or
                                                 f"parameter of helper {name}, which is not called with "
@@ -167,8 +178,16 @@ class Walker:
                 Walker(self.ex, self.depth + 1).walk_function(f, sub, called)
 
     def walk_body(self, body: list, env: dict, defs: dict, called: set, cond: Unresolved | None = None) -> None:
-        for st in body:
-            self.walk_stmt(st, env, defs, called, cond)
+        i = 0
+        while i < len(body):
+            run = role_order.role_run(body, i, env, kern_forms.Role)  # sibling kern roles (role_order.py)
+            if len(run) > 1:
+                for st in role_order.order(run, body):
+                    self.walk_stmt(st, env, defs, called, cond)
+                i += len(run)
+                continue
+            self.walk_stmt(body[i], env, defs, called, cond)
+            i += 1
 
     def bind(self, name_targets, value, env, line, cond=None):
         ex = self.ex
