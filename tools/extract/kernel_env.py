@@ -40,6 +40,7 @@ import kern_forms  # noqa: E402  (kern DSL roles, loop frames, stage views)
 import target_facts  # noqa: E402  (facts of the target machine: hardware_num_sms())
 import tvm_classes  # noqa: E402  (TVM's PipelineState / SmemDescriptor, as TVM defines them)
 import py_classes  # noqa: E402  (the file's @dataclass configuration classes)
+import partial_values  # noqa: E402  (dicts with undetermined values)
 import host_torch  # noqa: E402  (host tensors, tensor maps and devices of the launch code)
 
 # Limits that keep a hostile file bounded: a comprehension or range evaluated statically may
@@ -348,17 +349,19 @@ class Evaluator(Translator):
             return dict(self.comprehension(node))
         if isinstance(node, ast.SetComp):
             return frozenset(self.comprehension(node))
-        if isinstance(node, ast.Dict) and any(k is None for k in node.keys):
-            out = {}  # {**a, "k": v}: the mappings merged in order
+        if isinstance(node, ast.Dict):
+            # {**a, "k": v}: the mappings merged in order; a value the source does not fix is kept
+            # as its Unresolved in a PartialDict (partial_values.py), read only where it is used
+            out = []
             for k, v in zip(node.keys, node.values):
                 if k is None:
                     m = self.value(v)
                     if not isinstance(m, dict):
                         raise ConvertError(f"**{ast.unparse(v)}: not a dictionary the source fixes")
-                    out.update(m)
+                    out.extend(partial_values.raw_items(m))
                 else:
-                    out[self.value(k)] = self.value(v)
-            return out
+                    out.append((self.value(k), self._lazy(v)))
+            return partial_values.build(out)
         if isinstance(node, ast.JoinedStr):
             parts = []
             for v in node.values:
@@ -719,7 +722,9 @@ class Evaluator(Translator):
         if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), FuncValue):
             return self.call_helper(self.env[node.func.id], node)
         if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), py_classes.DataclassDef):
-            args, kwargs = self.call_args(node)
+            # a field whose argument the source does not fix holds its Unresolved: reading that
+            # field raises it (py_classes._known), the other fields are known
+            args, kwargs = self.call_args(node, lazy=True)
             return self.env[node.func.id].construct(args, kwargs, self)
         if isinstance(node.func, ast.Attribute) and (any(isinstance(a, ast.Starred) for a in node.args) or
                                                      any(k.arg is None for k in node.keywords)):
@@ -747,7 +752,10 @@ class Evaluator(Translator):
             if k.arg is not None:
                 kwargs[k.arg] = v
             elif isinstance(v, dict):
-                kwargs.update(v)
+                for kk, vv in partial_values.raw_items(v):
+                    if isinstance(vv, Unresolved) and not lazy:
+                        raise UnresolvedError(vv)  # only a lazy call binds an undetermined keyword
+                    kwargs[kk] = vv
             else:
                 raise ConvertError(f"**{ast.unparse(k.value)}: not a dictionary the source fixes")
         return args, kwargs
