@@ -37,6 +37,7 @@ LAUNCH_NAMES = {"executable", "mod", "kernel", "compiled", "exe", "runtime_mod",
 CTX: dict = {}  # tree, env, overrides, file: set by extract.extract for each file
 CACHE: dict = {}  # id(kernel def) -> {param: value} | None
 RECORDS: list = []
+TENSORS: dict = {}  # handle parameter -> (HostTensor, launching function, line) at the launch followed
 
 
 def set_context(tree, env, overrides, file):
@@ -44,6 +45,7 @@ def set_context(tree, env, overrides, file):
     CTX.update(tree=tree, env=env, overrides=overrides, file=file)
     CACHE.clear()
     RECORDS.clear()
+    TENSORS.clear()
     host_torch.register_tree(tree, file)
 
 
@@ -159,6 +161,9 @@ def param_value(fn, p: ast.arg, ex):
     where = f"the launch in {caller} at line {line}"
     reason = runtime_scalar_reason(p, fn.name)
     is_map = reason is not None and "tensor-map" in reason
+    if isinstance(v, host_torch.HostTensor):
+        TENSORS[p.arg] = (v, caller, line)  # checked against the handle's match_buffer (check_match)
+        return None
     if isinstance(v, Unresolved):
         if reason is None:
             return None
@@ -251,6 +256,25 @@ def _contig(shape):
         out.append(acc)
         acc *= e
     return tuple(reversed(out))
+
+
+def check_match(handle, dims, dtype: str) -> str | None:
+    """For `T.match_buffer(HANDLE, shape, dtype)`: None when the launch followed passes no tensor
+    for HANDLE or one that TVM's argument binding accepts (the same dtype, the same shape,
+    compact strides: a match_buffer without strides= asserts a compact tensor); else the finding,
+    naming both sides.  (TVM's generated entry checks these at the call: a mismatch is an error
+    the launch raises, a finding in the source at that configuration.)"""
+    if not isinstance(handle, ast.Name) or handle.id not in TENSORS:
+        return None
+    t, caller, line = TENSORS[handle.id]
+    where = f"the launch in {caller} at line {line} passes {t.name or 'a tensor'} (line {t.line})"
+    if t.dtype != dtype:
+        return f"finding: {where} of dtype {t.dtype}, but the match_buffer declares {dtype}"
+    if tuple(t.shape) != tuple(dims):
+        return f"finding: {where} of shape {list(t.shape)}, but the match_buffer declares {list(dims)}"
+    if not t.is_contiguous():
+        return f"finding: {where} with strides {list(t.strides)}, but a match_buffer without strides= is compact"
+    return None
 
 
 def records() -> list:

@@ -526,6 +526,10 @@ class Evaluator(Translator):
             v = self.value(node.args[0])  # Tx.cast(x, "uint32") of an integer is the integer
             if isinstance(v, int) and not isinstance(v, bool):
                 return int(v)
+            import idesc_word  # an instruction descriptor cast into a 64-bit word (idesc_word.py)
+            w = idesc_word.cast(v, str(self.value(node.args[1])))
+            if w is not None:
+                return w
             raise ConvertError(f"{ast.unparse(node)!r}: a cast of a non-integer")
         if short == "filter" and len(node.args) == 2 and fname in ("filter", "T.filter", "Tx.filter"):
             return self.value(node.args[1])  # Tx.filter(lane_id, elect_sync()): the predicate's value
@@ -657,6 +661,11 @@ class Evaluator(Translator):
                 len(node.args) == 2:
             # kern DSL integer ops on values the source fixes (an address's row arithmetic)
             a, b = (self.value(x) for x in node.args)
+            if short in ("shift_left", "shift_right"):
+                import idesc_word  # a descriptor moved in its 64-bit word (idesc_word.py)
+                w = idesc_word.shift(short, a, b)
+                if w is not None:
+                    return w
             if not all(isinstance(x, int) and not isinstance(x, bool) for x in (a, b)):
                 raise ConvertError(f"{ast.unparse(node)!r}: {short} of non-integers")
             return KERN_INT_OPS[short](a, b)
