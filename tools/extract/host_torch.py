@@ -362,6 +362,11 @@ class HostStorageClass:
         self.attrs = {t.attr for n in ast.walk(init) if isinstance(n, ast.Assign) for t in n.targets
                       if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"}
 
+    def __call__(self, *args, **kwargs):
+        if args or kwargs:
+            raise ConvertError(f"{self.name}() takes no arguments")
+        return HostStorage(self, self.line)
+
 
 def storage_class(st: ast.ClassDef):
     """A HostStorageClass for `class X:` with no bases, one method `__init__(self)` (beyond a
@@ -492,6 +497,14 @@ def eval_call(ev, node: ast.Call, fname: str):
             if isinstance(v, HostPtr) or isinstance(v, int) and not isinstance(v, bool):
                 return v
             raise ConvertError(f"ctypes.{ct} of {type(v).__name__}")
+    if _memoizer(ev, f, raw) and len(node.args) == 1 and not node.keywords:
+        # functools.cache(f) / lru_cache(...)(f): the same function (memoizing a function of the
+        # file, whose result depends only on its arguments, changes no value)
+        v = ev.value(node.args[0])
+        from kernel_env import FuncValue
+        if isinstance(v, FuncValue):
+            return v
+        return NOT_HANDLED
     if isinstance(f, ast.Name) and f.id == "int" and len(node.args) == 1 and not node.keywords and \
             "int" not in ev.env and isinstance(node.args[0], ast.Call) and \
             isinstance(node.args[0].func, ast.Attribute) and node.args[0].func.attr == "data_ptr":
@@ -522,6 +535,19 @@ def eval_call(ev, node: ast.Call, fname: str):
         args, kwargs = ev.call_args(node)
         return m(*args, **kwargs)
     return NOT_HANDLED
+
+
+def _memoizer(ev, f, raw: str) -> bool:
+    from kernel_env import Imported
+    if isinstance(f, ast.Call) and not f.args:  # lru_cache(maxsize=...)(fn)
+        f = f.func
+        raw = dotted(f) or ""
+    if raw in ("functools.cache", "functools.lru_cache"):
+        return isinstance(ev.env.get("functools"), Imported)
+    if isinstance(f, ast.Name):
+        v = ev.env.get(f.id)
+        return isinstance(v, Imported) and v.module == "functools" and v.name in ("cache", "lru_cache")
+    return False
 
 
 def _torch_call(ev, node, rest: str):

@@ -374,6 +374,14 @@ class Evaluator(Translator):
             for v in node.values:
                 parts.append(v.value if isinstance(v, ast.Constant) else str(self.value(v.value)))
             return "".join(parts)
+        if isinstance(node, ast.Compare) and all(isinstance(o, (ast.Eq, ast.NotEq)) for o in node.ops) and \
+                len(node.ops) == 1:
+            # `x == None`-style tests (a parameter defaulting to None compared with a string):
+            # Python's == / != on the two values (the notation's comparison orders them too)
+            a, b = self.value(node.left), self.value(node.comparators[0])
+            if a is None or b is None or isinstance(a, host_torch.HOST_TYPES + (host_torch.HostDType,)) or \
+                    isinstance(b, host_torch.HOST_TYPES + (host_torch.HostDType,)):
+                return (a == b) if isinstance(node.ops[0], ast.Eq) else (a != b)
         if isinstance(node, ast.Compare) and any(isinstance(o, (ast.In, ast.NotIn, ast.Is, ast.IsNot))
                                                  for o in node.ops):
             left = self.value(node.left)
