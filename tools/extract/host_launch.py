@@ -146,6 +146,9 @@ def launch_args(fn):
         out = {p.arg: (v, caller.name, call.lineno) for p, v in zip(params, vals)}
         RECORDS.append({"function": caller.name, "line": call.lineno, "call": ast.unparse(call)[:120],
                         "kernel": fn.name, "followed": True})
+        from kernel_env import note_convention
+        note_convention(f"the launch of {fn.name} followed: {caller.name} at line {call.lineno}, "
+                        f"{ast.unparse(call)[:100]}", call.lineno, len(vals))
         CACHE[key] = out
         return out
     return None

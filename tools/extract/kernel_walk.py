@@ -183,7 +183,7 @@ class Walker:
         while i < len(body):
             run = role_order.role_run(body, i, env, kern_forms.Role)  # sibling kern roles (role_order.py)
             if len(run) > 1:
-                for st in role_order.order(run, body):
+                for st in role_order.order(run, body, env):
                     self.walk_stmt(st, env, defs, called, cond)
                 i += len(run)
                 continue

@@ -10,7 +10,8 @@ loads the compute role's `weight_ready.wait` waits for).
 
 Edges: role P before role C when C calls `B.wait(...)` on a barrier name B that P uses in any other
 way (`B.ptr_to(...)` as a TMA's mbarrier, `B.arrive(...)`, ...), unless B is an "empty" barrier:
-declared in the same body as `B = K.MBarrier/TMABar/TCGen05Bar(..., phase_offset=1)`.  TVM's
+declared in the same body as `B = K.MBarrier/TMABar/TCGen05Bar(..., phase_offset=1)` (the offset a
+value the source fixes).  TVM's
 barrier waits with parity `phase ^ phase_offset` (apache/tvm python/tvm/backend/cuda/lang/
 pipeline.py:198), and on a freshly initialized mbarrier a wait for parity 1 completes at once
 (PTX ISA §9.7.13.15.16 mbarrier.test_wait/try_wait: the phase before the current one counts as
@@ -37,14 +38,20 @@ def role_run(body: list, i: int, env: dict, role_type) -> list:
     return out
 
 
-def _empty_barriers(body: list) -> set:
+def _empty_barriers(body: list, env: dict) -> set:
+    from kernel_env import Evaluator
     out = set()
     for st in body:
         if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and \
                 isinstance(st.value, ast.Call) and (dotted(st.value.func) or "").split(".")[-1] in BARRIER_CLASSES:
             for k in st.value.keywords:
-                if k.arg == "phase_offset" and isinstance(k.value, ast.Constant) and k.value.value == 1:
-                    out.add(st.targets[0].id)
+                if k.arg == "phase_offset":
+                    try:
+                        v = Evaluator(env).value(k.value)
+                    except Exception:  # noqa: BLE001 - an offset the source does not fix: a blocking wait
+                        continue
+                    if v == 1 and not isinstance(v, bool):
+                        out.add(st.targets[0].id)
     return out
 
 
@@ -62,9 +69,9 @@ def _uses(st) -> tuple[set, set]:
     return waits, others
 
 
-def order(run: list, body: list) -> list:
+def order(run: list, body: list, env: dict) -> list:
     """`run` (sibling role statements) in walk order: producers of a barrier before its waiters."""
-    empty = _empty_barriers(body)
+    empty = _empty_barriers(body, env)
     uses = [_uses(st) for st in run]
     n = len(run)
     before = {c: set() for c in range(n)}
