@@ -78,6 +78,16 @@ class RegElem:
     def __init__(self, array: RegArray, index: int):
         self.array, self.index = array, index
 
+    def _runtime(self, *_):
+        # a register names a place; its value is what the kernel computes at run time (loaded from
+        # memory, the result of thread arithmetic), which the extraction does not follow
+        raise ConvertError(f"{self.array.name}[{self.index}] (line {self.array.line}) holds a value the kernel "
+                           "computes at run time (a register's contents are not followed)")
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __floordiv__ = __rfloordiv__ = _runtime
+    __mod__ = __rmod__ = __lt__ = __le__ = __gt__ = __ge__ = __and__ = __or__ = __xor__ = _runtime
+    __lshift__ = __rshift__ = __index__ = __int__ = _runtime
+
 
 class Ptr:
     """`buf.ptr_to(i, j)` / `buf.ptr_to([i, j])`: the address of one element of a model buffer."""
