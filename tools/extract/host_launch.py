@@ -34,6 +34,7 @@ from kernel_env import (Evaluator, FuncValue, Unresolved, UnresolvedError, bind_
 
 LAUNCH_NAMES = {"executable", "mod", "kernel", "compiled", "exe", "runtime_mod", "kernel_fn", "compiled_kernel",
                 "tirx_kernel", "lib"}
+LAUNCH_SUFFIXES = ("_executable", "_ex", "_exe", "_kernel", "_mod")  # main_ex(...), combine_kernel(...)
 CTX: dict = {}  # tree, env, overrides, file: set by extract.extract for each file
 CACHE: dict = {}  # id(kernel def) -> {param: value} | None
 RECORDS: list = []
@@ -63,7 +64,7 @@ def _callee_ok(call: ast.Call, env: dict) -> bool:
         return False
     if isinstance(env.get(parts[0]), FuncValue) and len(parts) == 1:
         return False
-    return parts[-1] in LAUNCH_NAMES
+    return parts[-1] in LAUNCH_NAMES or parts[-1].endswith(LAUNCH_SUFFIXES)
 
 
 def launch_sites(tree, env, nparams: int):
