@@ -115,6 +115,34 @@ def _lazy_star(ev: Evaluator, node) -> list:
     return [eval_or_unresolved(sub, e, f"element {k} of {node.func.id}(...)", e.lineno) for k, e in enumerate(ret.elts)]
 
 
+def _is_constexpr(p: ast.arg) -> bool:
+    d = dotted(p.annotation) if isinstance(p.annotation, (ast.Name, ast.Attribute)) else None
+    if isinstance(p.annotation, ast.Subscript):
+        d = dotted(p.annotation.value)
+    return bool(d) and d.split(".")[-1] == "constexpr"
+
+
+def abi_params(fn, tree, env, overrides, cfg, cfg_name) -> list:
+    """The kernel's runtime parameters in order, as its launch passes them: its positional
+    parameters less `T.constexpr` ones and less the `T.Optional` ones that the file's
+    `kernel.specialize(name=None, ...)` removes from the ABI (apache/tvm python/tvm/tirx/script/
+    parser/entry.py:274-330: constexprs are bound, an optional given None is removed; the
+    specialize call's keywords, `**{...}` expanded, evaluated where it stands)."""
+    import extract
+    params = [p for p in _params(fn) if not _is_constexpr(p)]
+    site = extract.find_call_site(tree, fn.name)
+    if site is None or not (isinstance(site[2].func, ast.Attribute) and site[2].func.attr == "specialize"):
+        return params
+    caller, idx, call = site
+    try:
+        cenv = extract.caller_env(caller, idx, env, overrides, cfg, cfg_name, tree)
+        _, kwargs = Evaluator(cenv).call_args(call, lazy=True)
+    except (ConvertError, RecursionError):
+        return params
+    removed = {k for k, v in kwargs.items() if v is None}
+    return [p for p in params if p.arg not in removed]
+
+
 def launch_args(fn):
     """{param name: value or Unresolved} at the first launch of the kernel `fn` in the file, or
     None when the file has no launch the model follows."""
@@ -126,8 +154,8 @@ def launch_args(fn):
         return None
     import extract  # caller_env: the environment at a call (parameters, callers of callers, code before)
     tree, env, overrides = CTX["tree"], CTX["env"], CTX["overrides"]
-    params = _params(fn)
     cfg, cfg_name = extract.default_config(env)
+    params = abi_params(fn, tree, env, overrides, cfg, cfg_name)
     for caller, idx, call in launch_sites(tree, env, len(params)):
         try:
             cenv = extract.caller_env(caller, idx, env, overrides, cfg, cfg_name, tree)
@@ -143,6 +171,8 @@ def launch_args(fn):
                             "followed": False, "why": str(e)[:200]})
             continue
         if len(vals) != len(params):
+            RECORDS.append({"function": caller.name, "line": call.lineno, "call": ast.unparse(call)[:120],
+                            "followed": False, "why": f"{len(vals)} arguments for {len(params)} parameters"})
             continue
         out = {p.arg: (v, caller.name, call.lineno) for p, v in zip(params, vals)}
         RECORDS.append({"function": caller.name, "line": call.lineno, "call": ast.unparse(call)[:120],
@@ -159,8 +189,8 @@ def param_value(fn, p: ast.arg, ex):
     """The value the launch gives kernel parameter `p` (see the module comment), or None to keep
     the parameter's previous treatment."""
     got = launch_args(fn)
-    if got is None or p.arg in ex.overrides:
-        return None
+    if got is None or p.arg in ex.overrides or p.arg not in got:
+        return None  # (a parameter the specialization removed from the ABI keeps its treatment)
     v, caller, line = got[p.arg]
     where = f"the launch in {caller} at line {line}"
     reason = runtime_scalar_reason(p, fn.name)

@@ -461,6 +461,8 @@ def _dtype_kw(kwargs, default="float32") -> str:
         return dt.name
     if dt is None:
         return default
+    if "dtype" not in kwargs and isinstance(dt, str) and dt in ITEMSIZE:
+        return dt  # the default: the like-tensor's dtype or torch's
     raise ConvertError(f"dtype={dt!r} is not a torch dtype")
 
 
@@ -497,6 +499,19 @@ def eval_call(ev, node: ast.Call, fname: str):
             if isinstance(v, HostPtr) or isinstance(v, int) and not isinstance(v, bool):
                 return v
             raise ConvertError(f"ctypes.{ct} of {type(v).__name__}")
+    if isinstance(f, ast.Name) and f.id == "getattr" and "getattr" not in ev.env and len(node.args) == 2 and \
+            not node.keywords:
+        # getattr(torch, "bfloat16"): the torch dtype of that name (a torch attribute that is not a
+        # dtype is not modelled)
+        from kernel_env import Imported
+        base = node.args[0]
+        if isinstance(base, ast.Name) and isinstance(ev.env.get(base.id), Imported) and \
+                ev.env[base.id].module == "torch" and ev.env[base.id].name == "torch":
+            name = ev.value(node.args[1])
+            if isinstance(name, str) and name in TORCH_DTYPES:
+                return HostDType(TORCH_DTYPES[name])
+            raise _unresolved(f"torch.{name}", node, f"torch.{name} is not part of the host model")
+        return NOT_HANDLED
     if _memoizer(ev, f, raw) and len(node.args) == 1 and not node.keywords:
         # functools.cache(f) / lru_cache(...)(f): the same function (memoizing a function of the
         # file, whose result depends only on its arguments, changes no value)
@@ -582,10 +597,67 @@ def _torch_call(ev, node, rest: str):
             return HostTensor(shape, _dtype_kw(kwargs), strides, line=node.lineno, name=assigned_name(node))
         shape = _shape_of(args) if args else _shape_of((kwargs.get("size", ()),))
         return HostTensor(shape, _dtype_kw(kwargs), line=node.lineno, name=assigned_name(node))
+    if rest in ("tensor", "as_tensor") and node.args:
+        return _tensor_of(ev, node)
     if rest in TORCH_DTYPES:
         raise ConvertError(f"torch.{rest}(...) is not modelled")
     raise _unresolved(f"torch.{rest}", node, f"torch.{rest}(...) is not part of the host model (only tensor "
                       "creation, views and shape queries are)")
+
+
+def _display_shape(n):
+    """The shape of a nested list/tuple display (its elements not evaluated), or None."""
+    if not isinstance(n, (ast.List, ast.Tuple)):
+        return None
+    if any(isinstance(e, ast.Starred) for e in n.elts):
+        return None
+    subs = [_display_shape(e) for e in n.elts]
+    if not subs or all(x is None for x in subs) and not any(isinstance(e, (ast.List, ast.Tuple)) for e in n.elts):
+        return (len(n.elts),)
+    if any(x is None for x in subs) or len(set(subs)) != 1:
+        return None
+    return (len(n.elts),) + subs[0]
+
+
+def _value_shape(v):
+    if isinstance(v, HostTensor):
+        return v.shape
+    if isinstance(v, (list, tuple)):
+        subs = [_value_shape(x) for x in v]
+        if not subs:
+            return (0,)
+        if len(set(subs)) != 1:
+            raise ConvertError("torch.tensor of a ragged sequence (a ValueError in torch)")
+        return (len(v),) + subs[0]
+    if isinstance(v, (int, float)):
+        return ()
+    raise ConvertError(f"torch.tensor of {type(v).__name__}")
+
+
+def _tensor_of(ev, node):
+    """torch.tensor(data, dtype=...): its shape from the data's nesting (a display's structure when
+    its elements are not fixed: the values are not modelled), its dtype from dtype= (else from the
+    elements: int64 for integers, float32 otherwise, as torch infers; that needs them fixed)."""
+    kw = {k.arg: ev.value(k.value) for k in node.keywords if k.arg in ("dtype", "device")}
+    shape = _display_shape(node.args[0])
+    if shape is None or "dtype" not in kw:
+        v = ev.value(node.args[0])
+        shape = _value_shape(v)
+        if "dtype" not in kw:
+            flat = [v] if not isinstance(v, (list, tuple)) else list(_flatten(v))
+            dt = "int64" if all(isinstance(x, int) and not isinstance(x, bool) for x in flat) else "float32"
+            if isinstance(v, HostTensor):
+                dt = v.dtype
+            return HostTensor(shape, dt, line=node.lineno, name=assigned_name(node))
+    return HostTensor(shape, _dtype_kw(kw), line=node.lineno, name=assigned_name(node))
+
+
+def _flatten(v):
+    for x in v:
+        if isinstance(x, (list, tuple)):
+            yield from _flatten(x)
+        else:
+            yield x
 
 
 def _device_call(ev, node, rest):

@@ -1064,6 +1064,19 @@ def run_straight(body: list, env: dict, ev: Evaluator, budget: list | None = Non
         elif isinstance(st, ast.AnnAssign) and st.value is not None:
             v = _straight_value(ev, st.value, "/".join(names_of(st.target)), st.lineno)
             assign_target(st.target, v, env)
+        elif isinstance(st, ast.AugAssign) and isinstance(st.op, ast.Add) and isinstance(st.target, ast.Name) and \
+                isinstance(env.get(st.target.id), list):
+            # `lst += seq` is list.extend(seq) in Python (any iterable; a display evaluates to a tuple here)
+            v = eval_or_unresolved(ev, st.value, st.target.id, st.lineno)
+            if isinstance(v, Unresolved):
+                env[st.target.id] = Unresolved(st.target.id, st.lineno, f"extended at line {st.lineno} by a value "
+                                               "the source does not fix", v)
+            elif isinstance(v, (list, tuple, str, range)):
+                env[st.target.id].extend(v)
+                eval_limits.check(env[st.target.id])
+            else:
+                env[st.target.id] = Unresolved(st.target.id, st.lineno, f"extended at line {st.lineno} by a "
+                                               f"{type(v).__name__}, not a sequence")
         elif isinstance(st, ast.AugAssign):
             expr = ast.BinOp(left=_load(st.target), op=st.op, right=st.value)
             ast.copy_location(expr, st)
@@ -1238,6 +1251,8 @@ def _root_name(node):
 def _store_item(target: ast.Subscript, value, ev: Evaluator, line: int) -> None:
     """`d[k] = v` on a local dict or list the source fixes; else a ConvertError."""
     obj = ev.value(target.value)
+    if isinstance(obj, host_torch.HostTensor):
+        return  # `t[...] = v` changes a host tensor's values only, which are not modelled (host_torch.py)
     if isinstance(value, Unresolved):
         raise UnresolvedError(value)
     if isinstance(obj, (dict, list)) and not isinstance(target.slice, ast.Slice):
