@@ -137,7 +137,8 @@ def abi_params(fn, tree, env, overrides, cfg, cfg_name) -> list:
     try:
         cenv = extract.caller_env(caller, idx, env, overrides, cfg, cfg_name, tree)
         _, kwargs = Evaluator(cenv).call_args(call, lazy=True)
-    except (ConvertError, RecursionError):
+    except (ConvertError, RecursionError, ArithmeticError, TypeError, ValueError, KeyError, IndexError,
+            AttributeError):
         return params
     removed = {k for k, v in kwargs.items() if v is None}
     return [p for p in params if p.arg not in removed]
@@ -166,7 +167,9 @@ def launch_args(fn):
                     vals.extend(_lazy_star(ev, a.value))
                 else:
                     vals.append(eval_or_unresolved(ev, a, ast.unparse(a)[:60], call.lineno))
-        except (ConvertError, RecursionError) as e:
+        except (ConvertError, RecursionError, ArithmeticError, TypeError, ValueError, KeyError, IndexError,
+                AttributeError) as e:
+            # (a launch whose arguments Python itself could not evaluate is not followed, never a crash)
             RECORDS.append({"function": caller.name, "line": call.lineno, "call": ast.unparse(call)[:120],
                             "followed": False, "why": str(e)[:200]})
             continue
@@ -212,7 +215,7 @@ def param_value(fn, p: ast.arg, ex):
                               "tensor map the host encoded")
         try:
             tm = to_tensor_map(hm, p.arg, ex)
-        except ConvertError as e:
+        except (ConvertError, ArithmeticError, TypeError, ValueError) as e:
             return Unresolved(p.arg, hm.line, f"the tensor map passed as {p.arg} at {where} (encoded at line "
                               f"{hm.line}): {e}")
         _record(ex, p.arg, f"tensor map encoded at line {hm.line} over {tm.buf.name}", line, caller)
