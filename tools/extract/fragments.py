@@ -79,14 +79,15 @@ class RegElem:
         self.array, self.index = array, index
 
     def _runtime(self, *_):
-        # a register names a place; its value is what the kernel computes at run time (loaded from
-        # memory, the result of thread arithmetic), which the extraction does not follow
-        raise ConvertError(f"{self.array.name}[{self.index}] (line {self.array.line}) holds a value the kernel "
-                           "computes at run time (a register's contents are not followed)")
+        # arithmetic on a register's content: the value a thread holds at run time, not a number
+        from kernel_env import Unresolved, UnresolvedError
+        name = f"{getattr(self.array, 'name', 'register')}[{self.index}]"
+        raise UnresolvedError(Unresolved(name, getattr(self.array, "line", None),
+                                         "the content of a register (a runtime value, e.g. an address tcgen05.alloc "
+                                         "wrote), not fixed by the source"))
 
-    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __floordiv__ = __rfloordiv__ = _runtime
-    __mod__ = __rmod__ = __lt__ = __le__ = __gt__ = __ge__ = __and__ = __or__ = __xor__ = _runtime
-    __lshift__ = __rshift__ = __index__ = __int__ = _runtime
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __and__ = __rand__ = __or__ = __ror__ = \
+        __lshift__ = __rshift__ = __floordiv__ = __mod__ = _runtime
 
 
 class Ptr:
@@ -119,6 +120,8 @@ def reg_array(call: ast.Call, ev, line: int, name: str):
             return None
     elif d.split(".")[-1] != "alloc_local" or not d.startswith(("K.", "T.", "Tx.", "Kern.")):
         return None
+    elif d.startswith(("T.", "Tx.")) and any(k.arg == "layout" for k in call.keywords):
+        return None  # T.alloc_local(..., layout=L) is alloc_buffer(scope="local", layout=L): a model buffer
     try:
         shape = ev.value(call.args[0]) if call.args else None
         shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)

@@ -41,8 +41,9 @@ import kern_forms  # noqa: E402  (kern DSL roles, loop frames, stage views)
 import target_facts  # noqa: E402  (facts of the target machine: hardware_num_sms())
 import tvm_classes  # noqa: E402  (TVM's PipelineState / SmemDescriptor, as TVM defines them)
 import py_classes  # noqa: E402  (the file's @dataclass configuration classes)
-import partial_values  # noqa: E402  (dicts with undetermined values)
-import host_torch  # noqa: E402  (host tensors, tensor maps and devices of the launch code)
+from lazy_module import LazyModule  # noqa: E402
+partial_values = LazyModule("partial_values")  # noqa: E402  (dicts with undetermined values)
+host_torch = LazyModule("host_torch")  # noqa: E402  (host tensors, tensor maps and devices of the launch code)
 
 # Limits that keep a hostile file bounded: a comprehension or range evaluated statically may
 # produce at most this many elements, helper calls nest at most this deep.
@@ -381,10 +382,8 @@ class Evaluator(Translator):
                     out.append((self.value(k), self._lazy(v)))
             return partial_values.build(out)
         if isinstance(node, ast.JoinedStr):
-            parts = []
-            for v in node.values:
-                parts.append(v.value if isinstance(v, ast.Constant) else str(self.value(v.value)))
-            return "".join(parts)
+            import fstrings  # conversions and format specs as Python applies them (fstrings.py)
+            return fstrings.joined(node, self)
         if isinstance(node, ast.Compare) and all(isinstance(o, (ast.Eq, ast.NotEq)) for o in node.ops) and \
                 len(node.ops) == 1:
             # `x == None`-style tests (a parameter defaulting to None compared with a string):

@@ -362,7 +362,8 @@ def _gemm(call, env, ev, ex, line) -> dict:
     d, _ = region(call.args[0], env, ev, ex, line)
     a, _ = region(call.args[1], env, ev, ex, line)
     b, _ = region(call.args[2], env, ev, ex, line)
-    kw = _kwargs(call, ev, KNOWN_GEMM_KW, line)
+    import gemm_args
+    kw = _kwargs(gemm_args.bind(call, ev), ev, KNOWN_GEMM_KW, line)
     op = {"kind": "gemm_async", "d": d, "a": a, "b": b}
     if "cta_group" in kw:
         op["cta_group"] = kw["cta_group"]
