@@ -12,6 +12,7 @@ STAGES = 4
 SWIZZLE = 3
 LD_COLS = 32
 BAD_SBO = False  # --param BAD_SBO=True: an A descriptor whose 8-row stride (SBO) is not the layout's
+IDESC_WORD = False  # --param IDESC_WORD=True: the descriptor through the upper half of a 64-bit word and back
 
 _TMA_LOAD = "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
 _TMA_STORE = "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"
@@ -53,6 +54,8 @@ def gemm(A: Tx.Buffer((M, K), "float16"), B: Tx.Buffer((N, K), "float16"), D: Tx
     Tx.cuda.tcgen05.encode_instr_descriptor(Tx.address_of(descI), d_dtype="float32", a_dtype="float16",
                                             b_dtype="float16", M=BLK_M, N=BLK_N, K=MMA_K, trans_a=False,
                                             trans_b=False, n_cta_groups=1)
+    descW: Tx.uint64 = Tx.shift_left(Tx.cast(descI, "uint64"), Tx.uint64(32))
+    descI_hi: Tx.uint32 = Tx.cast(Tx.shift_right(descW, Tx.uint64(32)), "uint32")
     tmem = tmem_pool.alloc((128, 512), "float32")
     tmem_pool.commit()
     sched = TileScheduler(M // BLK_M * (N // BLK_N))
@@ -76,9 +79,11 @@ def gemm(A: Tx.Buffer((M, K), "float16"), B: Tx.Buffer((N, K), "float16"), D: Tx
                                 Tx.address_of(descB), B_smem.ptr_to([kt, 0, ki * MMA_K]), ldo=1, sdo=64,
                                 swizzle=SWIZZLE)
                             if kt == 0 and ki == 0:
-                                Tx.ptx[_MMA](Tx.cast(0, "uint32"), descA, descB, descI, 0, 0, 0, 0, False)
+                                Tx.ptx[_MMA](Tx.cast(0, "uint32"), descA, descB, descI_hi if IDESC_WORD else descI, 0, 0, 0,
+                                             0, False)
                             else:
-                                Tx.ptx[_MMA](Tx.cast(0, "uint32"), descA, descB, descI, 0, 0, 0, 0, True)
+                                Tx.ptx[_MMA](Tx.cast(0, "uint32"), descA, descB, descI_hi if IDESC_WORD else descI, 0, 0, 0,
+                                             0, True)
         else:
             for c in Tx.unroll(BLK_N // LD_COLS):
                 Tx.ptx[_LD](*[acc_regs[j] for j in range(LD_COLS)], Tx.cast(c * LD_COLS, "uint32"))

@@ -207,6 +207,11 @@ def bundled_params(model):
         val = v.get("value") if isinstance(v, dict) else v
         if "@" not in k and isinstance(val, (str, bool)):  # a bool is a configuration switch (is_v32)
             out.append(f"{k}={val}")
+        elif k == "config" and isinstance(val, dict):
+            # the configuration entry the model was made at (tinygemm2_sm100: CONFIGS[4], B/O/K): its
+            # integer entries are the entry point's keyword arguments
+            out += [f"{ck}={cv}" for ck, cv in sorted(val.items())
+                    if isinstance(cv, int) and not isinstance(cv, bool)]
     return out
 
 

@@ -34,6 +34,8 @@ from kernel_walk import (Extraction, Walker, all_params, bind_buffer_params,  # 
 import kernel_env  # noqa: E402
 import module_exec  # noqa: E402
 import py_classes  # noqa: E402
+from lazy_module import LazyModule  # noqa: E402
+host_launch = LazyModule("host_launch")  # noqa: E402  (the kernel's launch in the file's host code)
 import eval_limits  # noqa: E402
 from kernel_env import FILE_KEY, LayoutExpr, class_value, enum_class, set_source_dir  # noqa: E402
 import corpus_notation as cn  # noqa: E402
@@ -162,7 +164,11 @@ def module_env(tree: ast.Module, overrides: dict, file: str | None = None) -> di
                 if n in overrides:
                     env[n] = overrides[n]
                     MODULE_OVERRIDES.setdefault(n, st.lineno)
-    env.update(overrides)
+    # --param NAME sets a module-level NAME, except a builder namespace the file imports under that
+    # name (`import tirx_kernels.kern as K` with `--param K=1024` for a function's parameter K)
+    namespaces = {a.asname or a.name for st in tree.body if isinstance(st, (ast.Import, ast.ImportFrom))
+                  for a in st.names if (a.asname or a.name) in cn.BUILDER_PREFIXES | {"K", "Kern"}}
+    env.update({k: v for k, v in overrides.items() if k not in namespaces})
     return env
 
 
@@ -407,6 +413,8 @@ def bind_root(tree, fn, env, overrides, ex: Extraction) -> dict:
         elif name in cfg:
             fenv[name], where = cfg.get(name)
             ex.config[name] = {"value": fenv[name], "origin": where}
+        elif host_launch.param_value(fn, p, ex) is not None:
+            fenv[name] = host_launch.param_value(fn, p, ex)  # the file's own launch (host_launch.py)
         else:
             fenv[name] = Unresolved(name, fn.lineno, kernel_env.runtime_scalar_reason(p, fn.name) or
                                     f"parameter of {fn.name} with no default, no call site in "
@@ -450,6 +458,7 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
     MODULE_OVERRIDES.clear()
     eval_limits.reset()
     env = module_env(tree, overrides, os.path.basename(file_label))
+    host_launch.set_context(tree, env, overrides, os.path.basename(file_label))
     roots = kernel_roots(tree, env, function)
     if not roots:
         for st in tree.body:  # kernels as methods of a class: say so instead of "no kernel"

@@ -33,6 +33,7 @@ from __future__ import annotations
 import ast
 import math
 
+import smem_placement
 from corpus_notation import DTYPE_BITS, dotted, strip_builder
 
 ALLOC_METHODS = {"alloc": (4, 0), "alloc_tcgen05_mma_AB": (3, 1024)}   # align: positional index, default
@@ -69,7 +70,7 @@ def _placement_lose(pool, why: str) -> None:
     unknown there too."""
     state = pool.args.get("_smem") if isinstance(getattr(pool, "args", None), dict) else None
     if state is None and isinstance(getattr(pool, "args", None), dict):
-        state = pool.args.setdefault("_smem", {"offset": 0 if pool.args.get("_owns") else "not owned"})
+        state = smem_placement.pool_state(pool)
     if state is not None and isinstance(state.get("offset"), int):
         state["offset"] = why
 
@@ -79,7 +80,7 @@ def _placement_bump(pool, align: int, nbytes: int) -> None:
     TMEMPool's address word)."""
     if not isinstance(getattr(pool, "args", None), dict):
         return
-    state = pool.args.setdefault("_smem", {"offset": 0 if pool.args.get("_owns") else "not owned"})
+    state = smem_placement.pool_state(pool)
     off = state.get("offset")
     if isinstance(off, int):
         if align > 0:

@@ -43,6 +43,9 @@ import tvm_classes  # noqa: E402  (TVM's PipelineState / SmemDescriptor, as TVM 
 import flow_state  # noqa: E402  (values uniform over the executing warps)
 import tvm_pipeline  # noqa: E402  (TVM's Pipeline / MBarrier classes: barrier slots)
 import py_classes  # noqa: E402  (the file's @dataclass configuration classes)
+from lazy_module import LazyModule  # noqa: E402
+partial_values = LazyModule("partial_values")  # noqa: E402  (dicts with undetermined values)
+host_torch = LazyModule("host_torch")  # noqa: E402  (host tensors, tensor maps and devices of the launch code)
 
 # Limits that keep a hostile file bounded: a comprehension or range evaluated statically may
 # produce at most this many elements, helper calls nest at most this deep.
@@ -53,7 +56,12 @@ MAX_TOTAL_ITERATIONS = 2_000_000  # for-loop iterations of straight-line code in
 
 KERN_INT_OPS = {"shift_right": lambda a, b: a >> b, "shift_left": lambda a, b: a << b,
                 "bitwise_and": lambda a, b: a & b, "bitwise_or": lambda a, b: a | b,
-                "bitwise_xor": lambda a, b: a ^ b}
+                "bitwise_xor": lambda a, b: a ^ b,
+                # C's division toward zero (apache/tvm python/tvm/tirx/op.py:2564-2610 truncdiv /
+                # truncmod, "the default integer division behavior in C"); floordiv / floormod as Python's
+                "truncdiv": lambda a, b: abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1),
+                "truncmod": lambda a, b: a - abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1) * b,
+                "floordiv": lambda a, b: a // b, "floormod": lambda a, b: a % b}
 # The representative instance an extraction models (docs/extract.md, "Representative
 # instance"): extract.py sets these from --instance / --serial-iterations before a walk.
 SETTINGS = {"instance": "cta0-first-tile", "serial_iterations": 1, "target": "sm_100a", "overrides": {}}
@@ -317,6 +325,9 @@ class Evaluator(Translator):
 
     def _value(self, node):
         if isinstance(node, ast.Attribute):
+            v = host_torch.eval_attr(self, node)  # torch.bfloat16 & co. (host_torch.py)
+            if v is not host_torch.NOT_HANDLED:
+                return v
             d = dotted(node)
             head = d.split(".")[0] if d else None
             if d in ("math.pi", "math.e", "math.inf", "math.tau") and \
@@ -367,20 +378,30 @@ class Evaluator(Translator):
             return dict(self.comprehension(node))
         if isinstance(node, ast.SetComp):
             return frozenset(self.comprehension(node))
-        if isinstance(node, ast.Dict) and any(k is None for k in node.keys):
-            out = {}  # {**a, "k": v}: the mappings merged in order
+        if isinstance(node, ast.Dict):
+            # {**a, "k": v}: the mappings merged in order; a value the source does not fix is kept
+            # as its Unresolved in a PartialDict (partial_values.py), read only where it is used
+            out = []
             for k, v in zip(node.keys, node.values):
                 if k is None:
                     m = self.value(v)
                     if not isinstance(m, dict):
                         raise ConvertError(f"**{ast.unparse(v)}: not a dictionary the source fixes")
-                    out.update(m)
+                    out.extend(partial_values.raw_items(m))
                 else:
-                    out[self.value(k)] = self.value(v)
-            return out
+                    out.append((self.value(k), self._lazy(v)))
+            return partial_values.build(out)
         if isinstance(node, ast.JoinedStr):
             import fstrings  # conversions and format specs as Python applies them (fstrings.py)
             return fstrings.joined(node, self)
+        if isinstance(node, ast.Compare) and all(isinstance(o, (ast.Eq, ast.NotEq)) for o in node.ops) and \
+                len(node.ops) == 1:
+            # `x == None`-style tests (a parameter defaulting to None compared with a string):
+            # Python's == / != on the two values (the notation's comparison orders them too)
+            a, b = self.value(node.left), self.value(node.comparators[0])
+            if a is None or b is None or isinstance(a, host_torch.HOST_TYPES + (host_torch.HostDType,)) or \
+                    isinstance(b, host_torch.HOST_TYPES + (host_torch.HostDType,)):
+                return (a == b) if isinstance(node.ops[0], ast.Eq) else (a != b)
         if isinstance(node, ast.Compare) and any(isinstance(o, (ast.In, ast.NotIn, ast.Is, ast.IsNot))
                                                  for o in node.ops):
             left = self.value(node.left)
@@ -440,6 +461,8 @@ class Evaluator(Translator):
         return super().value(node)
 
     def attr_of(self, base, attr: str, node):
+        if isinstance(base, host_torch.HOST_TYPES):
+            return base.attr(attr, node)  # a host tensor's shape, a storage place (host_torch.py)
         if isinstance(base, (py_classes.DataInstance, py_classes.DataclassDef)):
             return base.attr(attr, self)
         if isinstance(base, py_classes.FieldInfo) and attr in ("name", "default"):
@@ -536,6 +559,9 @@ class Evaluator(Translator):
         v = torch_facts.eval_call(self, node)
         if v is not torch_facts.NOT_HANDLED:
             return v
+        v = host_torch.eval_call(self, node, fname)  # host tensors, maps, devices (host_torch.py)
+        if v is not host_torch.NOT_HANDLED:
+            return v
         if short in ("meta_var",) and len(node.args) == 1:
             return self.value(node.args[0])
         if short in ("cast", "reinterpret_cast") and len(node.args) == 2 and fname.startswith(("cast", "T.", "Tx.", "K.")):
@@ -545,6 +571,10 @@ class Evaluator(Translator):
             if isinstance(v, bool) and short == "cast" and isinstance(node.args[1], ast.Constant) and \
                     str(node.args[1].value).startswith(("int", "uint")):
                 return int(v)  # a condition cast to an integer type: 1 or 0 (TIR's Cast of a bool)
+            import idesc_word  # an instruction descriptor cast into a 64-bit word (idesc_word.py)
+            w = idesc_word.cast(v, str(self.value(node.args[1])))
+            if w is not None:
+                return w
             raise ConvertError(f"{ast.unparse(node)!r}: a cast of a non-integer")
         if short == "filter" and len(node.args) == 2 and fname in ("filter", "T.filter", "Tx.filter"):
             return self.value(node.args[1])  # Tx.filter(lane_id, elect_sync()): the predicate's value
@@ -589,6 +619,11 @@ class Evaluator(Translator):
             # the value with the variable unset: the file's own default, None without one
             # (--param NAME overrides)
             return self.value(node.args[1]) if len(node.args) == 2 else None
+        if convention_on() and fname in ("K.cta_id", "Kern.cta_id") and not node.args and not node.keywords:
+            import kern_grid  # the kernel's grid rank (kern_grid.py)
+            v = kern_grid.cta_ids()
+            note_convention("K.cta_id() = 0 per grid dimension (CTA 0 of the grid)", node.lineno, v)
+            return v
         if convention_on() and short in CTA_INDEX_FUNCS and node.args:
             # "CTA 0 on its first tile": the CTA's (cluster) indices are 0
             ext = node.args[0] if node.args else None
@@ -680,6 +715,11 @@ class Evaluator(Translator):
                 len(node.args) == 2:
             # kern DSL integer ops on values the source fixes (an address's row arithmetic)
             a, b = (self.value(x) for x in node.args)
+            if short in ("shift_left", "shift_right"):
+                import idesc_word  # a descriptor moved in its 64-bit word (idesc_word.py)
+                w = idesc_word.shift(short, a, b)
+                if w is not None:
+                    return w
             if not all(isinstance(x, int) and not isinstance(x, bool) for x in (a, b)):
                 raise ConvertError(f"{ast.unparse(node)!r}: {short} of non-integers")
             return KERN_INT_OPS[short](a, b)
@@ -739,7 +779,9 @@ class Evaluator(Translator):
         if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), FuncValue):
             return self.call_helper(self.env[node.func.id], node)
         if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), py_classes.DataclassDef):
-            args, kwargs = self.call_args(node)
+            # a field whose argument the source does not fix holds its Unresolved: reading that
+            # field raises it (py_classes._known), the other fields are known
+            args, kwargs = self.call_args(node, lazy=True)
             return self.env[node.func.id].construct(args, kwargs, self)
         if isinstance(node.func, ast.Attribute) and (any(isinstance(a, ast.Starred) for a in node.args) or
                                                      any(k.arg is None for k in node.keywords)):
@@ -767,7 +809,10 @@ class Evaluator(Translator):
             if k.arg is not None:
                 kwargs[k.arg] = v
             elif isinstance(v, dict):
-                kwargs.update(v)
+                for kk, vv in partial_values.raw_items(v):
+                    if isinstance(vv, Unresolved) and not lazy:
+                        raise UnresolvedError(vv)  # only a lazy call binds an undetermined keyword
+                    kwargs[kk] = vv
             else:
                 raise ConvertError(f"**{ast.unparse(k.value)}: not a dictionary the source fixes")
         return args, kwargs
@@ -1065,6 +1110,19 @@ def run_straight(body: list, env: dict, ev: Evaluator, budget: list | None = Non
         elif isinstance(st, ast.AnnAssign) and st.value is not None:
             v = _straight_value(ev, st.value, "/".join(names_of(st.target)), st.lineno)
             assign_target(st.target, v, env)
+        elif isinstance(st, ast.AugAssign) and isinstance(st.op, ast.Add) and isinstance(st.target, ast.Name) and \
+                isinstance(env.get(st.target.id), list):
+            # `lst += seq` is list.extend(seq) in Python (any iterable; a display evaluates to a tuple here)
+            v = eval_or_unresolved(ev, st.value, st.target.id, st.lineno)
+            if isinstance(v, Unresolved):
+                env[st.target.id] = Unresolved(st.target.id, st.lineno, f"extended at line {st.lineno} by a value "
+                                               "the source does not fix", v)
+            elif isinstance(v, (list, tuple, str, range)):
+                env[st.target.id].extend(v)
+                eval_limits.check(env[st.target.id])
+            else:
+                env[st.target.id] = Unresolved(st.target.id, st.lineno, f"extended at line {st.lineno} by a "
+                                               f"{type(v).__name__}, not a sequence")
         elif isinstance(st, ast.AugAssign):
             expr = ast.BinOp(left=_load(st.target), op=st.op, right=st.value)
             ast.copy_location(expr, st)
@@ -1179,6 +1237,8 @@ def run_straight(body: list, env: dict, ev: Evaluator, budget: list | None = Non
                 isinstance(st.value.func, ast.Attribute) and isinstance(st.value.func.value, ast.Name) and \
                 isinstance(env.get(st.value.func.value.id), (dict, list, tuple)):
             mutate_in_place(st.value, env, ev)  # any other method of a container: followed or unresolved
+        elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and host_torch.is_effect(st.value, env):
+            host_torch.run_effect(st.value, env, ev)  # a host tensor-map encoder call fills its place
         elif isinstance(st, ast.FunctionDef):
             env[st.name] = FuncValue(st, env)
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
@@ -1237,6 +1297,8 @@ def _root_name(node):
 def _store_item(target: ast.Subscript, value, ev: Evaluator, line: int) -> None:
     """`d[k] = v` on a local dict or list the source fixes; else a ConvertError."""
     obj = ev.value(target.value)
+    if isinstance(obj, host_torch.HostTensor):
+        return  # `t[...] = v` changes a host tensor's values only, which are not modelled (host_torch.py)
     if isinstance(value, Unresolved):
         raise UnresolvedError(value)
     if isinstance(obj, (dict, list)) and not isinstance(target.slice, ast.Slice):
@@ -1434,6 +1496,9 @@ def class_value(st: ast.ClassDef, env: dict, ev: "Evaluator", why: str):
     members = enum_class(st, ev)
     if members is not None:
         return members
+    hc = host_torch.storage_class(st)  # a host storage class (a tensor-map payload holder)
+    if hc is not None:
+        return hc
     dc = py_classes.dataclass_def(st, env)
     if dc is not None:
         return dc
@@ -1444,6 +1509,10 @@ TIR_SCALARS = {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "
                "float64", "bfloat16", "bool"}
 
 
+# the kern DSL's short names of the same types (K.i32 = int32, ...; tirx_kernels/kern/__init__.py)
+KERN_SCALARS = {"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "f32", "f64", "bf16"}
+
+
 def runtime_scalar_reason(p: ast.arg, fn_name: str) -> str | None:
     """For a kernel parameter annotated with a TIR scalar type (`seq_len: T.uint32`): the reason
     it is unresolved (a value given at launch); None for other parameters."""
@@ -1452,7 +1521,7 @@ def runtime_scalar_reason(p: ast.arg, fn_name: str) -> str | None:
     if d in ("TensorMap", "K.TensorMap") or d.endswith(".TensorMap"):
         return (f"a tensor-map parameter of {fn_name} ({ast.unparse(ann)}): the host builds it at launch and "
                 "passes it in; only maps encoded in the kernel's own code (cuTensorMapEncodeTiled) are read")
-    if d in TIR_SCALARS and (dotted(ann) or "").startswith(("T.", "Tx.", "K.")):
+    if (d in TIR_SCALARS or d.split(".")[-1] in KERN_SCALARS) and (dotted(ann) or "").startswith(("T.", "Tx.", "K.")):
         return (f"a runtime scalar parameter of {fn_name} ({ast.unparse(ann)}): its value is passed at launch, "
                 "not fixed by the source (--param fixes it)")
     return None

@@ -17,6 +17,10 @@ import ast
 import allocators
 import flow_pool
 import flow_state
+from lazy_module import LazyModule  # noqa: E402
+host_launch = LazyModule("host_launch")
+kern_grid = LazyModule("kern_grid")
+role_order = LazyModule("role_order")
 import fragments
 import instr_ops
 import kern_forms
@@ -157,23 +161,37 @@ class Walker:
         if self.ex.num_warps is None:  # @K.kernel(warps=W) on the function itself
             self.ex.num_warps = decorator_warps(fv.node, env)
         self.ex.files.append(fv.file or self.ex.current_file())
+        rank = kern_grid.grid_rank(fv.node, env)  # K.cta_id() of a @K.kernel(grid=...) (kern_grid.py)
+        if rank is not None:
+            kern_grid.GRID_RANKS.append(rank)
         saved = (self.ex.returned_warps, self.ex.warps)
         self.ex.returned_warps = frozenset()  # a return leaves this function only
         try:
             self._walk_function(fv, env, local_defs, called)
         finally:
             self.ex.files.pop()
+            if rank is not None:
+                kern_grid.GRID_RANKS.pop()
             if self.ex.returned_warps:
                 self.ex.warps = saved[1]
                 tvm_classes.WALK["warps"] = saved[1]
             self.ex.returned_warps = saved[0]
 
     def _walk_function(self, fv: FuncValue, env: dict, local_defs: dict, called: set) -> None:
-        for i, st in enumerate(fv.node.body):
+        body, i = fv.node.body, 0
+        while i < len(body):
+            st = body[i]
             if isinstance(st, ast.Return):  # the function ends here: what it gives its caller
                 self.returned = self.return_value(st, env)
                 break
+            run = role_order.role_run(body, i, env, kern_forms.Role)  # sibling kern roles (role_order.py)
+            if len(run) > 1:
+                for r in role_order.order(run, body, env):
+                    self.walk_stmt(r, env, local_defs, called, None)
+                i += len(run)
+                continue
             self.walk_stmt(st, env, local_defs, called, None)
+            i += 1
         launch_warps = kern_launch_warps(fv.node, env)
         # Nested defs that no statement called are walked on their own, callers first: a helper
         # that another nested def calls (`load_stage(...)` in the kernel) is walked there, with
@@ -196,8 +214,11 @@ class Walker:
                 if f.closure is not env:  # defined inside a frame since closed: it sees that frame's names
                     sub.update(f.closure)
                 for p in all_params(f.node):
+                    launched = host_launch.param_value(f.node, p, self.ex)  # the file's launch (host_launch.py)
                     if p.arg in self.ex.overrides:
                         sub[p.arg] = self.ex.overrides[p.arg]
+                    elif launched is not None:
+                        sub[p.arg] = launched
                     else:
                         sub[p.arg] = Unresolved(p.arg, f.node.lineno, runtime_scalar_reason(p, name) or
                                                 f"parameter of helper {name}, which is not called with "
@@ -207,8 +228,16 @@ class Walker:
                 Walker(self.ex, self.depth + 1).walk_function(f, sub, called)
 
     def walk_body(self, body: list, env: dict, defs: dict, called: set, cond: Unresolved | None = None) -> None:
-        for st in body:
-            self.walk_stmt(st, env, defs, called, cond)
+        i = 0
+        while i < len(body):
+            run = role_order.role_run(body, i, env, kern_forms.Role)  # sibling kern roles (role_order.py)
+            if len(run) > 1:
+                for st in role_order.order(run, body, env):
+                    self.walk_stmt(st, env, defs, called, cond)
+                i += len(run)
+                continue
+            self.walk_stmt(body[i], env, defs, called, cond)
+            i += 1
 
     def bind(self, name_targets, value, env, line, cond=None):
         ex = self.ex

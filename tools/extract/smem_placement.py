@@ -34,6 +34,14 @@ def pool_owns_storage(call: ast.Call) -> bool:
     return not call.args and not any(k.arg == "ptr" for k in call.keywords)
 
 
+def pool_state(pool: Pool) -> dict:
+    """The pool's placement state: {"offset": the next free byte (int), or why it is unknown}.
+    A pool that does not own its storage starts unknown."""
+    return pool.args.setdefault("_smem", {"offset": 0 if pool.args.get("_owns") else
+                                          "the pool is built over a pointer the kernel passes (SMEMPool(ptr)): "
+                                          "where that storage starts is not derived"})
+
+
 def _align(call, short, ev):
     pos = POS[short]["align"]
     node = next((k.value for k in call.keywords if k.arg == "align"), None)
@@ -51,9 +59,7 @@ def note_pool_alloc(pool: Pool, buf, call: ast.Call, short: str, ev, ex) -> None
     """Advance the pool's offset over `buf` as SMEMPool does and remember where it starts."""
     if hasattr(buf, "smem_off"):
         return  # the same allocation met again (an unrolled loop): one storage
-    state = pool.args.setdefault("_smem", {"offset": 0 if pool.args.get("_owns") else
-                                           "the pool is built over a pointer the kernel passes (SMEMPool(ptr)): "
-                                           "where that storage starts is not derived"})
+    state = pool_state(pool)
     off = state["offset"]
     buf.smem_off, buf.smem_align = off, 0
     if not isinstance(off, int):
@@ -79,7 +85,7 @@ def note_pool_alloc(pool: Pool, buf, call: ast.Call, short: str, ev, ex) -> None
 
 
 def move_base_to(pool: Pool, call: ast.Call, ev) -> None:
-    state = pool.args.setdefault("_smem", {"offset": 0 if pool.args.get("_owns") else "not owned"})
+    state = pool_state(pool)
     try:
         v = ev.as_int(call.args[0]) if len(call.args) == 1 else None
     except (UnresolvedError, ConvertError, ArithmeticError, TypeError, ValueError):

@@ -59,7 +59,13 @@ def match_buffer(call, env, ev, ex, name: str | None, line: int):
         scope = ev.value(kw["scope"]) if "scope" in kw else "global"
         if scope not in allocators.SCOPES:
             raise ConvertError(f"scope {scope!r} is not one the model format knows")
-        return allocators._emit(ex, name, scope, dims, dtype, allocators.row_major(dims), line, call)
+        ref = allocators._emit(ex, name, scope, dims, dtype, allocators.row_major(dims), line, call)
+        ref.start_bytes = 0  # the handle's data pointer is the buffer's first element (no elem_offset=)
+        import host_launch  # the tensor the file's launch passes for this handle (host_launch.py)
+        bad = host_launch.check_match(call.args[0], dims, dtype)
+        if bad is not None:
+            ex.block(f"buffer {name}", line, None, bad)
+        return ref
     except UnresolvedError as e:
         ex.block(f"buffer {name}", line, e.item)
         return Unresolved(name, line, "match_buffer's shape or dtype is undecided", e.item)
