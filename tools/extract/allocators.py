@@ -46,7 +46,10 @@ ALLOCATION_ROOT = _AllocationRoot()
 SMEM_SEMANTIC = {"alloc_tcgen05_mma_AB", "alloc_mma"}
 TMEM_SEMANTIC = {"alloc_tcgen05_mma_D", "alloc_mma_D", "alloc_tcgen05_mma_A", "alloc_mma_A", "alloc_sf"}
 LOCAL_SEMANTIC = {"alloc_tcgen05_ldst_frag", "wg_reg_tile", "alloc_cast_frag"}
-PLAIN = {"decl_buffer", "alloc_buffer"}
+PLAIN = {"decl_buffer", "alloc_buffer", "alloc_local", "alloc_shared"}
+# alloc_local / alloc_shared are functools.partial(alloc_buffer, scope=...) (apache/tvm 5d4dc87
+# python/tvm/tirx/script/builder/ir.py:1864-1865): their scope when scope= is not written
+PLAIN_SCOPE = {"alloc_local": "local", "alloc_shared": "shared"}
 ALLOCATOR_NAMES = SMEM_SEMANTIC | TMEM_SEMANTIC | LOCAL_SEMANTIC | PLAIN | {"alloc", "view"}
 SCOPES = {"shared.dyn", "shared", "tmem", "local", "global"}
 
@@ -219,7 +222,7 @@ def _allocate(call, short, rname, rv, env, ev, ex, name, line):
         shape = _int_tuple(ev, call.args[0] if call.args else _kw(call, "shape"))
         dtype = _dtype(ev, _kw(call, "dtype", 1), DEFAULT_DTYPE)
         scope_node = _kw(call, "scope")
-        scope = ev.value(scope_node) if scope_node is not None else "global"
+        scope = ev.value(scope_node) if scope_node is not None else PLAIN_SCOPE.get(short, "global")
         data = _kw(call, "data", 2)
         start = 0  # bytes from the storage pointer: an allocation of its own starts at it
         if data is not None:

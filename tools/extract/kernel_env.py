@@ -223,6 +223,10 @@ def _int_cast(dtype: str, v, node):
     return v
 
 
+def _is_zero(v) -> bool:
+    return (v is False or type(v) is int and v == 0)
+
+
 def _bounded(n: int, what: str) -> None:
     if n > MAX_ELEMENTS:
         raise ConvertError(f"{what} has {n} elements, more than the {MAX_ELEMENTS} evaluated statically")
@@ -384,7 +388,20 @@ class Evaluator(Translator):
                     isinstance(a, int) and (abs(a) > 1 or isinstance(node.op, ast.LShift) and a != 0):
                 raise ConvertError(f"{ast.unparse(node)!r}: an exponent or shift over {MAX_EXPONENT} is not evaluated")
             return a ** b if isinstance(node.op, ast.Pow) else a << b
-        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor, ast.Div)):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd):
+            # x & 0 is 0 whatever x is (an int or a bool: `(k > 0) & flag` at k = 0 is False), so
+            # a side the source fixes at 0 / False decides it even when the other is a runtime value
+            try:
+                a = self.value(node.left)
+            except UnresolvedError:
+                b = self.value(node.right)
+                if _is_zero(b):
+                    return b
+                raise
+            if _is_zero(a):
+                return a
+            return a & self.value(node.right)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitOr, ast.BitXor, ast.Div)):
             a, b = self.value(node.left), self.value(node.right)
             if isinstance(node.op, ast.Div):
                 return a / b
@@ -508,6 +525,10 @@ class Evaluator(Translator):
         import tmem_ops  # TMEM address arithmetic: get_tmem_addr, casts of an address (tmem_ops.py)
         v = tmem_ops.eval_call(self, node, short)
         if v is not tmem_ops.NOT_HANDLED:
+            return v
+        import builder_ns  # builder members with a static meaning (builder_ns.py)
+        v = builder_ns.shfl_sync(self, node)
+        if v is not None:
             return v
         if short in ("meta_var",) and len(node.args) == 1:
             return self.value(node.args[0])
@@ -824,12 +845,17 @@ class Evaluator(Translator):
             name = dotted(node)
             v = self.env.get(name) if name else None
             if isinstance(v, LayoutExpr):
-                return self.layout(v.node)
+                import builder_ns
+                return self.layout(builder_ns.unwrap_meta_var(v.node))
             if isinstance(v, Unresolved):
                 raise UnresolvedError(v)
             if name is not None and v is None and name not in self.env:
                 self.lookup(name)  # raises the precise reason
-        return super().layout(node)
+        import builder_ns  # L.unpack(4) of a name bound to a layout value (builder_ns.py)
+        chain = builder_ns.substitute_layout_receiver(node, self.env, LayoutExpr)
+        if chain is not None:
+            return self.layout(chain)
+        return super().layout(builder_ns.unwrap_meta_var(node))
 
 
 def assign_target(target, value, env: dict) -> None:

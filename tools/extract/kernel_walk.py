@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 
 import allocators
+import builder_ns
 import fragments
 import instr_ops
 import kern_forms
@@ -35,6 +36,8 @@ LAYOUT_CALLS = {"TileLayout", "ComposeLayout", "SwizzleLayout", "mma_shared_layo
 
 
 def is_layout_expr(node) -> bool:
+    import builder_ns
+    node = builder_ns.unwrap_meta_var(node)  # T.meta_var(T.TileLayout(...)) is the layout
     if isinstance(node, ast.Subscript):
         from corpus_notation import dotted, strip_builder
         return strip_builder(dotted(node.value) or "") in ("S", "R")
@@ -221,6 +224,8 @@ class Walker:
             if all(n in ex.overrides for n in names) and names:
                 return
             value = st.value
+            if isinstance(value, ast.Call) and len(names) == 1 and self.launch(value, names[0], ev, st.lineno):
+                return  # T.launch_thread(tag, extent) (builder_ns.py)
             if isinstance(value, ast.Call) and len(names) == 1:
                 decl = warps_mod.thread_decl(value, ev)
                 if decl is not None:
@@ -398,6 +403,10 @@ class Walker:
             for item in st.items:
                 if isinstance(item.context_expr, ast.Call):
                     self.scan_calls(item.context_expr, env, defs, called, cond)
+                if item.optional_vars is not None and isinstance(item.optional_vars, ast.Name) and \
+                        isinstance(item.context_expr, ast.Call) and \
+                        self.launch(item.context_expr, item.optional_vars.id, ev, st.lineno):
+                    continue  # with T.launch_thread(tag, extent) as v (builder_ns.py)
                 if item.optional_vars is not None:
                     for n in names_of(item.optional_vars):
                         env[n] = ex.overrides.get(n, Unresolved(n, st.lineno, "bound by a with statement "
@@ -411,6 +420,26 @@ class Walker:
             defs[st.name] = fv
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
             bind_imports(st, env)
+
+    def launch(self, call, name, ev, line) -> bool:
+        """Binds `name` to what `T.launch_thread(tag, extent)` launches (builder_ns.py); False when
+        `call` is not that."""
+        got = builder_ns.launch_thread(call, ev, line)
+        if got is None:
+            return False
+        kind, v, n = got
+        env = ev.env
+        if name in self.ex.overrides:
+            env[name] = self.ex.overrides[name]
+        elif kind == "thread":
+            env[name] = v
+            if n is not None and self.ex.num_warps is None and 0 < n <= warps_mod.MAX_WARPS:
+                self.ex.num_warps = n
+        elif kind == "value":
+            env[name] = v
+        else:
+            env[name] = Unresolved(name, line, v)
+        return True
 
     def first_tile_loop(self, st, env) -> bool:
         """A `while S.valid():` loop over a tile scheduler (kernel_env.Scheduler) under the
