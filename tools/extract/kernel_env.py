@@ -991,7 +991,12 @@ def assigned_in(stmts) -> list[tuple[str, int]]:
             targets = [i.optional_vars for i in sub.items if i.optional_vars is not None]
         elif isinstance(sub, ast.NamedExpr):
             targets = [sub.target]
+        elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and \
+                isinstance(sub.func.value, ast.Name) and sub.func.attr in set(LIST_METHODS) | set(DICT_METHODS):
+            targets = [sub.func.value]  # cfg.update(...) / xs.append(...) changes cfg / xs in place
         for t in targets:
+            while isinstance(t, ast.Subscript):
+                t = t.value  # cfg[key] = v changes cfg (the container stored into)
             out.extend((n, sub.lineno) for n in names_of(t))
     return out
 

@@ -264,8 +264,10 @@ def _copy(call, kind, env, ev, ex, line) -> dict:
         raise ConvertError(f"{kind} needs dst and src")
     dst, db = region(call.args[0], env, ev, ex, line)
     src, sb = region(call.args[1], env, ev, ex, line)
-    kw = _kwargs(call, ev, KNOWN_COPY_KW, line)
+    import copy_options  # TMA options that do not change the data moved (copy_options.py)
+    kw = _kwargs(call, ev, KNOWN_COPY_KW | set(copy_options.IGNORED_TMA), line)
     dispatch = kw.get("dispatch") or default_dispatch(db, sb)
+    ignored_note = copy_options.ignored(kw, dispatch)
     if dispatch is None and "local" in (sb.scope, db.scope) and \
             {sb.scope, db.scope} & {"shared", "shared.dyn", "global"}:
         # TVM tries ldstmatrix first (priority 10) and falls back to vec_auto_reg's per-thread
@@ -279,6 +281,8 @@ def _copy(call, kind, env, ev, ex, line) -> dict:
     if dispatch == "tma_auto":
         dispatch = "tma"  # TVM's tma_auto variant (copy_async/tma.py:2275) is the model's tma
     op = {"kind": kind, "dst": dst, "src": src, "dispatch": dispatch}
+    if ignored_note:
+        op["notes"] = ignored_note
     if "cta_group" in kw:
         op["cta_group"] = kw["cta_group"]
     if dispatch in ("tcgen05", "ldstmatrix", "thread"):
