@@ -176,7 +176,10 @@ class Walker:
     def bind(self, name_targets, value, env, line, cond=None):
         ex = self.ex
         for t in name_targets:
-            if isinstance(t, ast.Name) and isinstance(env.get(t.id), tvm_classes.TirLocal):
+            if isinstance(t, ast.Name) and isinstance(env.get(t.id), tvm_classes.TirLocal) and \
+                    not isinstance(value, (_ke.BufferRef, _ke.Pool, LayoutExpr, fragments.RegArray)):
+                # (a buffer, pool, layout or register array is no TIR scalar's value: a printed
+                # kernel reuses the name in another scope, and the assignment binds it anew)
                 cell = env[t.id]
                 if cond is not None:
                     cell.lose(line, f"assigned under the undecided condition of line {cond.line}")
