@@ -26,7 +26,9 @@ std::string uri_of(const std::string& path) {
   const bool absolute = !u.empty() && u.front() == '/';
   std::string out;
   for (char c : u) {
-    if (c == ' ' || c == '%' || c == '#' || c == '?') {
+    // ':' too in a relative reference, whose first segment would otherwise read as a scheme
+    // ("k.py:99 x.py" -> "k.py%3A99%20x.py", RFC 3986 section 4.2)
+    if (c == ' ' || c == '%' || c == '#' || c == '?' || (c == ':' && !absolute)) {
       out += fmt::format("%{:02X}", static_cast<unsigned char>(c));
     } else {
       out += c;

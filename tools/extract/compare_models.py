@@ -19,6 +19,7 @@ or the generated section of --doc).  Needs git and the mirrors; the main job doe
 """
 from __future__ import annotations
 
+import ast
 import argparse
 import collections
 import json
@@ -29,6 +30,7 @@ import tempfile
 
 import compare_ops
 import replace_model
+from extract import read_names
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -176,8 +178,10 @@ def run_extract(text, path, repo, commit, kernel, params, out):
         args = [sys.executable, os.path.join(HERE, "extract.py"), name, "--allow-unresolved",
                 "--repo", repo, "--commit", commit, "--source-path", path, "--kernel-name", kernel,
                 "--serial-iterations", str(SERIAL_ITERATIONS.get(kernel, 1))]
-        for p in params:
-            args += ["--param", p]
+        known = read_names(ast.parse(text))
+        for p in params:  # a bundled model's own names that the file lacks would change nothing:
+            if p.split("=", 1)[0] in known:  # extract refuses them (extract.param), so leave them out
+                args += ["--param", p]
         out = out or os.path.join(td, "m.json")
         args += ["-o", os.path.abspath(out)]
         r = subprocess.run(args, capture_output=True, text=True, cwd=td)

@@ -33,7 +33,8 @@ from kernel_walk import (Extraction, Walker, all_params, bind_buffer_params,  # 
                          contains_interesting, is_layout_expr)
 import kernel_env  # noqa: E402
 import py_classes  # noqa: E402
-from kernel_env import FILE_KEY, LayoutExpr, class_value, set_source_dir  # noqa: E402
+import eval_limits  # noqa: E402
+from kernel_env import FILE_KEY, LayoutExpr, class_value, enum_class, set_source_dir  # noqa: E402
 import corpus_notation as cn  # noqa: E402
 from corpus_notation import dotted  # noqa: E402
 
@@ -70,8 +71,61 @@ def parse_param(text: str):
     return name, raw.strip("'\"")
 
 
+MODULE_OVERRIDES: dict = {}  # --param names bound at module level -> the line of their assignment
+MODULE_BINDERS: dict = {}  # module_binders() of the kernel file (explain_undefined)
+
+
+def module_binders(tree: ast.Module) -> dict:
+    """Where each module-level name is bound: name -> (line, how), the first binding. `how` is
+    "assign" for a plain assignment, else the statement the binding sits in (the extraction runs
+    only assignments, defs, imports and decidable ifs at module level)."""
+    out: dict = {}
+    for st in tree.body:
+        if isinstance(st, (ast.Assign, ast.AnnAssign)):
+            for t in (st.targets if isinstance(st, ast.Assign) else [st.target]):
+                for n in names_of(t):
+                    out.setdefault(n, (st.lineno, "assign"))
+        elif isinstance(st, (ast.Try, ast.With, ast.For, ast.While, ast.AugAssign)) or \
+                type(st).__name__ in ("TryStar", "Match"):
+            kind = {"Try": "try statement", "TryStar": "try statement", "With": "with statement",
+                    "For": "for loop", "While": "while loop", "AugAssign": "augmented assignment",
+                    "Match": "match statement"}[type(st).__name__]
+            for n in ast.walk(st):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                    out.setdefault(n.id, (st.lineno, kind))
+                elif isinstance(n, ast.ExceptHandler) and n.name:
+                    out.setdefault(n.name, (st.lineno, kind))
+        elif isinstance(st, ast.Import):
+            for a in st.names:
+                out.setdefault(a.asname or a.name.split(".")[0], (st.lineno, f"import of {a.name}"))
+    return out
+
+
+def explain_undefined(v: Unresolved, line: int, binders: dict) -> None:
+    """A name "not defined in this file" that the file does bind, only not where the extraction
+    looks: say where (a later line, a try / for / with body, an `import X` whose module is not
+    read), instead of the misleading "not defined"."""
+    r = v.root()
+    if r.reason != "not defined in this file":
+        return
+    where = binders.get(r.name) or binders.get(r.name.split(".")[0])
+    if where is None:
+        return
+    at, how = where
+    if how == "assign" and at >= line:
+        r.reason = f"assigned at line {at}, after its use at line {line} (module statements run in order)"
+    elif how.startswith("import of"):
+        r.reason = f"an {how} at line {at} (another module, not read)"
+    elif how != "assign":
+        r.reason = f"bound inside the {how} at line {at}, which the extraction does not run"
+    r.line = r.line or at
+
+
 def module_env(tree: ast.Module, overrides: dict, file: str | None = None) -> dict:
     env: dict = {FILE_KEY: file} if file else {}
+    binders = module_binders(tree)
+    MODULE_BINDERS.clear()
+    MODULE_BINDERS.update(binders)
     for st in tree.body:
         ev = Evaluator(env)
         if isinstance(st, (ast.Assign, ast.AnnAssign)):
@@ -83,7 +137,13 @@ def module_env(tree: ast.Module, overrides: dict, file: str | None = None) -> di
                 v = LayoutExpr(st.value, st.lineno)
             else:
                 v = eval_or_unresolved(ev, st.value, "/".join(names), st.lineno)
+            if isinstance(v, Unresolved):
+                explain_undefined(v, st.lineno, binders)
             bind_targets(targets, v, env, st.lineno)
+            for n in names:  # --param NAME: the value from here on, so `B = A * 2` below uses it
+                if n in overrides:
+                    env[n] = overrides[n]
+                    MODULE_OVERRIDES.setdefault(n, st.lineno)
         elif isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
             env[st.name] = FuncValue(st, env)
         elif isinstance(st, ast.ClassDef):
@@ -365,7 +425,10 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
     try:
         tree = ast.parse(source, filename=file_label)
     except SyntaxError as e:
-        raise InputError("extract.syntax", f"{file_label}:{e.lineno}:{e.offset}: syntax error: {e.msg}",
+        msg = e.msg
+        if "int_max_str_digits" in msg or "integer string conversion" in msg:
+            msg = "an integer literal of more than 4300 digits"
+        raise InputError("extract.syntax", f"{file_label}:{e.lineno}:{e.offset}: syntax error: {msg}",
                          e.lineno, e.offset) from None
     except (ValueError, RecursionError, MemoryError) as e:
         raise InputError("extract.syntax", f"{file_label}: not parsable as Python: {e}") from None
@@ -375,18 +438,76 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
     kernel_env.CONVENTION_USED.clear()
     py_classes.OVERRIDES = dict(overrides)
     py_classes.FIELD_OVERRIDES.clear()
+    MODULE_OVERRIDES.clear()
+    eval_limits.reset()
     env = module_env(tree, overrides, os.path.basename(file_label))
     roots = kernel_roots(tree, env, function)
     if not roots:
+        for st in tree.body:  # kernels as methods of a class: say so instead of "no kernel"
+            if isinstance(st, ast.ClassDef) and any(isinstance(m, ast.FunctionDef) and (
+                    contains_interesting(m) or _has_buffer_params(m)) for m in st.body):
+                deco = ", ".join("@" + ast.unparse(d) for d in st.decorator_list)
+                raise InputError("extract.kernel", f"{file_label}:{st.lineno}: the kernels are methods of the class "
+                                 f"{st.name}{' (' + deco + ')' if deco else ''}; extract reads top-level kernel "
+                                 "functions only (write the prim_func at module level)", st.lineno)
         raise InputError("extract.kernel", f"{file_label}: no kernel function found (no function allocates a "
                          "buffer, issues an op or takes a T.Buffer parameter)")
+    check_param_names(tree, overrides, roots)
     ex = Extraction(os.path.basename(file_label), overrides)
     for fn in roots:
         fenv = bind_root(tree, fn, env, overrides, ex)
         Walker(ex).walk_function(FuncValue(fn, env), fenv, set())
     for (cls, field), v in sorted(py_classes.FIELD_OVERRIDES.items()):
         ex.config[f"{cls}.{field}"] = {"value": v, "origin": "--param (a field of every instance constructed)"}
+    for name, v in overrides.items():  # every override applied is recorded, module constants too
+        if name not in ex.config:
+            where = f" (module constant, line {MODULE_OVERRIDES[name]})" if name in MODULE_OVERRIDES else ""
+            ex.config[name] = {"value": v, "origin": f"--param{where}"}
     return {"ex": ex, "roots": [f.name for f in roots]}
+
+
+def read_names(tree) -> set:
+    """Every name the extraction may read from the file: identifiers, parameters, dotted
+    attributes, function names and the string keys of dict literals (configuration entries)."""
+    names = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name):
+            names.add(n.id)
+        elif isinstance(n, ast.arg):
+            names.add(n.arg)
+        elif isinstance(n, ast.Attribute):
+            d = dotted(n)
+            if d:
+                names.add(d)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            names.add(n.name)
+        elif isinstance(n, ast.Dict):
+            names.update(k.value for k in n.keys if isinstance(k, ast.Constant) and isinstance(k.value, str))
+        elif isinstance(n, ast.Call) and (dotted(n.func) or "").endswith("environ.get") and n.args and \
+                isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str):
+            names.add(n.args[0].value)
+    return names
+
+
+def check_param_names(tree, overrides: dict, roots) -> None:
+    """--param NAME must name something the extraction reads (else it would change nothing,
+    silently), and not a T.Buffer parameter (its shape is its annotation's)."""
+    import difflib
+    names = read_names(tree)
+    for name in overrides:
+        if name not in names:
+            close = difflib.get_close_matches(name, sorted(n for n in names if "." not in n), n=3, cutoff=0.6)
+            hint = f"; close names: {', '.join(close)}" if close else ""
+            raise InputError("extract.param", f"--param {name}: the file has no name {name!r} the extraction "
+                             f"reads, so the override would change nothing{hint}")
+        for fn in roots:
+            for p in all_params(fn):
+                a = p.annotation
+                if p.arg == name and isinstance(a, ast.Call) and \
+                        getattr(a.func, "attr", getattr(a.func, "id", None)) == "Buffer":
+                    raise InputError("extract.param", f"--param {name}: {name} is a T.Buffer parameter of "
+                                     f"{fn.name} (line {fn.lineno}); its shape comes from its annotation: override "
+                                     "the names the annotation uses instead", fn.lineno)
 
 
 def build_model(result: dict, args, file_label: str) -> dict:
@@ -411,10 +532,22 @@ def build_model(result: dict, args, file_label: str) -> dict:
         "config": {k: {"value": jsonable(v["value"]), "origin": v["origin"]} for k, v in sorted(ex.config.items())},
         "instance": instance_record(args),
         "sampled_loops": sampled_loops(ex),
-        "unresolved": ex.blocked,
+        "unresolved": [dict(b, reason=plain(explained(b))) for b in ex.blocked],
         "complete": not ex.blocked,
     }
     return model
+
+
+def explained(b: dict) -> str:
+    """An unresolved item's reason, with explain_undefined's wording for a module name the file
+    binds where the extraction does not look (the walk looked it up inside a function)."""
+    if b.get("reason") != "not defined in this file" or "name" not in b:
+        return b["reason"]
+    u = Unresolved(b["name"], None, b["reason"])
+    explain_undefined(u, b.get("line") or 0, {k: v for k, v in MODULE_BINDERS.items() if v[1] != "assign"})
+    if u.line and "defined_at" not in b:
+        b["defined_at"] = u.line
+    return u.reason
 
 
 def instance_record(args) -> dict:
@@ -439,12 +572,104 @@ def sampled_loops(ex) -> list:
     return out
 
 
+def check_output(out: str, kernel: str) -> None:
+    """-o before the extraction: not a directory, its directory exists, not the kernel file."""
+    if os.path.isdir(out):
+        raise InputError("extract.output", f"-o {out}: is a directory")
+    if os.path.exists(out) and os.path.exists(kernel) and os.path.samefile(out, kernel):
+        raise InputError("extract.output", f"-o {out}: is the kernel file {kernel} itself (the model would "
+                         "overwrite the source)")
+    parent = os.path.dirname(out) or "."
+    if not os.path.isdir(parent):
+        raise InputError("extract.output", f"-o {out}: the directory {parent} does not exist")
+
+
 def dump(model) -> str:
     return json.dumps(model, indent=2) + "\n"
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse whose usage errors are InputError("cli.usage") (one JSON document with --json)."""
+
+    def error(self, message):
+        raise InputError("cli.usage", f"tirx-verify extract: {message}")
+
+
+INTERNAL_NAMES = {"FuncValue": "function", "BufferRef": "buffer", "LayoutExpr": "layout expression",
+                  "ModuleValue": "module", "Unresolved": "unresolved value", "Imported": "imported name",
+                  "Pool": "allocator", "Scheduler": "tile scheduler", "SchedField": "tile-scheduler field",
+                  "EnumMember": "enum member", "ThreadIndex": "thread index", "TirLocal": "TIR local",
+                  "PipeState": "PipelineState", "SmemDescObj": "SmemDescriptor", "RegArray": "register array",
+                  "NoneType": "None"}
+
+
+def plain(text: str) -> str:
+    """A message without the extractor's own class names ("'FuncValue' object is not callable"
+    -> "a function defined in the file is not callable") and without Python's digit-limit hint."""
+    import re
+    if "int_max_str_digits" in text:
+        text = re.sub(r"Exceeds the limit.*", "an integer of more than 4300 digits", text)
+    for k, v in INTERNAL_NAMES.items():
+        text = text.replace(f"'{k}' object", f"a {v} of the file" if k == "FuncValue" else f"a {v}")
+        text = re.sub(rf"\b{k}\b", v, text)
+    return text
+
+
+def position_of(raw: bytes, offset: int) -> tuple[int, int]:
+    """1-based line and column of byte `offset` in `raw`."""
+    line = raw.count(b"\n", 0, offset) + 1
+    return line, offset - (raw.rfind(b"\n", 0, offset) + 1) + 1
+
+
+def innermost_line(tb) -> int | None:
+    """The line of the kernel statement or expression being handled when an exception was raised:
+    the innermost frame holding an ast node (`st`, `node`, `sub`...) with a line number."""
+    line = None
+    while tb is not None:
+        for k in ("st", "node", "sub", "n", "stmt"):
+            v = tb.tb_frame.f_locals.get(k)
+            if isinstance(v, ast.AST) and getattr(v, "lineno", None):
+                line = v.lineno
+                break
+        tb = tb.tb_next
+    return line
+
+
+def run_deep(fn):
+    """fn() on a thread with a 256 MiB stack and a recursion limit of 20000: a 5000-term sum or a
+    deeply nested expression is walked instead of failing. Falls back to this thread when the
+    stack cannot be had (a low --memory-limit)."""
+    import threading
+    box = {}
+
+    def body():
+        try:
+            box["value"] = fn()
+        except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
+            box["error"] = e
+
+    old_limit = sys.getrecursionlimit()
+    try:
+        threading.stack_size(256 << 20)
+        t = threading.Thread(target=body, daemon=True)
+        sys.setrecursionlimit(20000)
+        t.start()
+    except (RuntimeError, ValueError, MemoryError):
+        sys.setrecursionlimit(old_limit)
+        return fn()
+    finally:
+        threading.stack_size(0)
+    try:
+        t.join()
+    finally:
+        sys.setrecursionlimit(old_limit)
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="tirx-verify extract", description=__doc__.split("\n\n")[0])
+    ap = _Parser(prog="tirx-verify extract", description=__doc__.split("\n\n")[0])
     ap.add_argument("kernel", help="the kernel's Python source file")
     ap.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                     help="override a name's value (a module constant, a configuration value, a kernel "
@@ -464,61 +689,122 @@ def main(argv=None) -> int:
                          "(CTA indices and tile-scheduler fields stay unresolved)")
     ap.add_argument("--serial-iterations", type=int, default=1, metavar="N",
                     help="walk a T.serial loop with a fixed range for its first N iterations (default 1; 0: all)")
+    ap.add_argument("--memory-limit", type=int, metavar="MB",
+                    help="address-space limit of this process in MB (RLIMIT_AS, only lowered; tirx-verify "
+                         "extract sets it before exec and passes the value for messages)")
     ap.add_argument("--layout-tool", metavar="PATH",
                     help="the tirx-verify binary that expands layouts for derived views (layout_text.py; "
                          "`tirx-verify extract` passes itself)")
+    json_out = "--json" in (argv if argv is not None else sys.argv[1:])
     try:
         args = ap.parse_args(argv)
-    except SystemExit as e:
+    except SystemExit as e:  # --help
         return 0 if e.code == 0 else 2
+    except InputError as e:
+        return report_error(e, json_out)
     import layout_text
     layout_text.set_tool(args.layout_tool)
+    limit = f"--memory-limit {args.memory_limit} MB" if args.memory_limit else "the memory available"
     try:
-        overrides = dict(parse_param(p) for p in args.param)
+        if args.memory_limit is not None:
+            if args.memory_limit < 16:
+                raise InputError("cli.usage", f"--memory-limit {args.memory_limit}: below 16 MB")
+            import resource
+            want = args.memory_limit << 20
+            soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+            if soft == resource.RLIM_INFINITY or soft > want:
+                resource.setrlimit(resource.RLIMIT_AS, (min(want, hard) if hard != resource.RLIM_INFINITY
+                                                        else want, hard))
+        return run(args)
+    except InputError as e:
+        return report_error(e, args.json)
+    except MemoryError:
+        return report_error(InputError("extract.memory-limit", f"{args.kernel}: the extraction ran out of memory "
+                                       f"({limit}); no model was written"), args.json, 3)
+
+
+UNDECIDED_IDS = ("extract.memory-limit", "extract.recursion-limit")  # a limit was hit: exit 3
+
+
+def report_error(e: InputError, as_json: bool, code: int | None = None) -> int:
+    if code is None:
+        code = 4 if e.check == "extract.internal" else 3 if e.check in UNDECIDED_IDS else 2
+    msg = plain(str(e))
+    if as_json:
+        doc = {"error": {"id": e.check, "message": msg}, "exit_code": code}
+        if e.line is not None:
+            doc["error"]["line"] = e.line
+        print(json.dumps(doc))
+    print(f"error[{e.check}]: {msg}", file=sys.stderr)
+    return code
+
+
+def run(args) -> int:
+    if True:
+        overrides = {}
+        for p in args.param:
+            name, v = parse_param(p)
+            if name in overrides:
+                raise InputError("extract.param", f"--param {name} is given twice; give each name once")
+            overrides[name] = v
         if args.commit is not None and (len(args.commit) != 40 or
                                         any(c not in "0123456789abcdef" for c in args.commit)):
             raise InputError("cli.usage", f"--commit {args.commit!r}: not a full 40-digit lowercase hex commit")
         path = args.kernel
         if not os.path.isfile(path):
             raise InputError("extract.input", f"{path}: not a readable regular file")
-        if os.path.getsize(path) > MAX_FILE_BYTES:
+        try:
+            if os.path.getsize(path) > MAX_FILE_BYTES:
+                raise InputError("extract.input", f"{path}: larger than {MAX_FILE_BYTES} bytes")
+            with open(path, "rb") as fh:
+                raw = fh.read(MAX_FILE_BYTES + 1)
+        except OSError as e:  # /proc/self/mem, a file that vanished or cannot be read
+            raise InputError("extract.input", f"{path}: cannot be read ({e.strerror or e})") from None
+        if len(raw) > MAX_FILE_BYTES:
             raise InputError("extract.input", f"{path}: larger than {MAX_FILE_BYTES} bytes")
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_FILE_BYTES + 1)
         try:
             source = raw.decode("utf-8-sig")
         except UnicodeDecodeError as e:
-            raise InputError("extract.input", f"{path}: not UTF-8 (byte {e.start})") from None
+            line, col = position_of(raw, e.start)
+            raise InputError("extract.input", f"{path}:{line}:{col}: not UTF-8 (byte {e.start}, "
+                             f"0x{raw[e.start]:02x})", line, col) from None
+        if "\0" in source:
+            line, col = position_of(raw, raw.index(b"\0"))
+            raise InputError("extract.syntax", f"{path}:{line}:{col}: a NUL byte (not Python source)", line, col)
+        if args.output:
+            check_output(args.output, path)
         try:
             if not 0 <= args.serial_iterations <= 256:
                 raise InputError("cli.usage", f"--serial-iterations {args.serial_iterations}: not in 0..256")
-            result = extract(source, path, overrides, args.function,
-                             os.path.dirname(os.path.abspath(path)), args.instance, args.serial_iterations,
-                             args.target)
-        except RecursionError:
-            raise InputError("extract.input", f"{path}: nests too deeply to walk") from None
-        except InputError:
+            result = run_deep(lambda: extract(source, path, overrides, args.function,
+                                              os.path.dirname(os.path.abspath(path)), args.instance,
+                                              args.serial_iterations, args.target))
+        except RecursionError as e:
+            line = innermost_line(e.__traceback__)
+            where = f"{path}:{line}" if line else path
+            raise InputError("extract.recursion-limit", f"{where}: nests too deeply to walk (calls or expressions "
+                             "deeper than the extractor's recursion limit of 20000 frames); no model was written",
+                             line) from None
+        except (InputError, MemoryError):
             raise
         except Exception as e:  # noqa: BLE001 - an extractor bug must still give an answer, not a traceback
-            raise InputError("extract.internal", f"{path}: the extractor failed ({type(e).__name__}: {e}); "
-                             "please report it with the file") from None
+            line = innermost_line(e.__traceback__)
+            where = f"{path}:{line}" if line else path
+            raise InputError("extract.internal", f"{where}: the extractor failed ({type(e).__name__}: {e}); "
+                             "please report it with the file", line) from None
         model = build_model(result, args, path)
-    except InputError as e:
-        if args.json:
-            code = 4 if e.check == "extract.internal" else 2
-            doc = {"error": {"id": e.check, "message": str(e)}, "exit_code": code}
-            if e.line is not None:
-                doc["error"]["line"] = e.line
-            print(json.dumps(doc))
-        print(f"error[{e.check}]: {e}", file=sys.stderr)
-        return 4 if e.check == "extract.internal" else 2
     text = dump(model)
     if args.output:
-        with open(args.output, "w") as fh:
-            fh.write(text)
+        try:
+            with open(args.output, "w") as fh:
+                fh.write(text)
+        except OSError as e:
+            raise InputError("extract.output", f"-o {args.output}: writing the model failed "
+                             f"({e.strerror or e})") from None
     else:
         sys.stdout.write(text)
     blocked = model["extraction"]["unresolved"]
+    model["extraction"]["complete"] = not blocked
     if blocked:
         print(f"extract: {len(blocked)} item(s) unresolved (listed in extraction.unresolved):", file=sys.stderr)
         for b in blocked[:20]:

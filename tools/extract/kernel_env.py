@@ -34,6 +34,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "corpus"))
 
 import corpus_notation as cn  # noqa: E402  (reused: the translator and the notation vocabulary)
+import eval_limits  # noqa: E402  (bounds on the values built: no runaway integers or strings)
 from corpus_notation import ConvertError, Translator, dotted, strip_builder  # noqa: E402
 from warps import ThreadIndex  # noqa: E402
 import kern_forms  # noqa: E402  (kern DSL roles, loop frames, stage views)
@@ -44,8 +45,7 @@ import py_classes  # noqa: E402  (the file's @dataclass configuration classes)
 # Limits that keep a hostile file bounded: a comprehension or range evaluated statically may
 # produce at most this many elements, helper calls nest at most this deep.
 MAX_ELEMENTS = 100_000
-MAX_CALL_DEPTH = 4
-MAX_EXPONENT = 4096          # x ** n and x << n with |n| above this are not evaluated
+MAX_CALL_DEPTH = 8
 MAX_TOTAL_ITERATIONS = 2_000_000  # for-loop iterations of straight-line code in one extraction
 
 
@@ -292,6 +292,13 @@ class Evaluator(Translator):
     # -- expressions ----------------------------------------------------------------------
 
     def value(self, node):
+        """The value of `node`, bounded (eval_limits.py: no integer past 256 bits, no sequence past
+        10**6 elements; ValueTooLarge, a ConvertError, otherwise)."""
+        if isinstance(node, ast.BinOp) and type(node.op) in eval_limits.OPS:
+            return eval_limits.binop(node.op, self.value(node.left), self.value(node.right))
+        return eval_limits.check(self._value(node))
+
+    def _value(self, node):
         if isinstance(node, ast.Attribute):
             d = dotted(node)
             head = d.split(".")[0] if d else None
@@ -375,19 +382,6 @@ class Evaluator(Translator):
             return True
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             return not self.value(node.operand)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Pow, ast.LShift)):
-            # bounded: a repeated sequence, a power or a shift the source spells with huge operands
-            # (a hostile file) is refused, never computed
-            a, b = self.value(node.left), self.value(node.right)
-            if isinstance(node.op, ast.Mult):
-                for seq, n in ((a, b), (b, a)):
-                    if isinstance(seq, (tuple, list, str)) and isinstance(n, int) and not isinstance(n, bool):
-                        _bounded(len(seq) * max(n, 0), "repeated sequence")
-                return a * b
-            if isinstance(b, int) and not isinstance(b, bool) and abs(b) > MAX_EXPONENT and \
-                    isinstance(a, int) and (abs(a) > 1 or isinstance(node.op, ast.LShift) and a != 0):
-                raise ConvertError(f"{ast.unparse(node)!r}: an exponent or shift over {MAX_EXPONENT} is not evaluated")
-            return a ** b if isinstance(node.op, ast.Pow) else a << b
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd):
             # x & 0 is 0 whatever x is (an int or a bool: `(k > 0) & flag` at k = 0 is False), so
             # a side the source fixes at 0 / False decides it even when the other is a runtime value
@@ -678,7 +672,7 @@ class Evaluator(Translator):
         if fname in ("range",):
             args = [self.value(a) for a in node.args]
             r = range(*args)
-            _bounded(len(r), "range")
+            _bounded(max(0, -((r.start - r.stop) // r.step)), "range")  # len() would overflow past 2**63
             return tuple(r)
         if fname in ("isinstance",):
             raise ConvertError("isinstance is not evaluated")
@@ -830,6 +824,7 @@ class Evaluator(Translator):
                 return
             g = node.generators[i]
             for item in Evaluator(env, self.depth).value(g.iter):
+                eval_limits.step()
                 e2 = dict(env)
                 assign_target(g.target, item, e2)
                 if all(Evaluator(e2, self.depth).value(c) for c in g.ifs):
@@ -867,7 +862,11 @@ def assign_target(target, value, env: dict) -> None:
             for t in target.elts:
                 assign_target(t, value, env)
             return
-        vals = list(value)
+        try:
+            vals = list(value)
+        except TypeError:  # `a, [], b = 1, 2, 3`: the [] takes 2, which is no sequence
+            raise ConvertError(f"cannot unpack {type(value).__name__ if isinstance(value, (int, float, str, bool)) else 'a value'} "
+                               f"into {ast.unparse(target)}") from None
         if len(vals) != len(target.elts):
             raise ConvertError("tuple unpacking of the wrong length")
         for t, v in zip(target.elts, vals):

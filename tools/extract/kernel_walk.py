@@ -154,8 +154,9 @@ class Walker:
             if name in launch_warps and self.ex.num_warps is None:
                 self.ex.num_warps = launch_warps[name]
             if name not in called and self.depth >= MAX_WALK_DEPTH and contains_interesting(f.node):
-                self.ex.block(f"function {name} at line {f.node.lineno}", f.node.lineno, None,
-                              f"not walked: nested deeper than {MAX_WALK_DEPTH} helper levels")
+                self.ex.block(f"helper {name} at line {f.node.lineno}", f.node.lineno, None,
+                              f"nested deeper than the depth limit of {MAX_WALK_DEPTH}; its buffers and ops are not "
+                              "extracted")
             elif name not in called and self.depth < MAX_WALK_DEPTH:
                 sub = dict(env)
                 for p in all_params(f.node):
@@ -617,10 +618,10 @@ class Walker:
             if op_sites.is_op(sub, env):
                 op_sites.record(sub, env, ev, self.ex, sub.lineno, cond)
             elif helper_of(sub.func, env) is not None and self.depth >= MAX_WALK_DEPTH:
-                # never silently: a helper call the walk does not follow leaves what it issues unknown
-                self.ex.block(f"helper call {ast.unparse(sub.func)}(...) at line {sub.lineno}", sub.lineno, None,
-                              f"not walked: helper calls nest deeper than {MAX_WALK_DEPTH} (what it allocates or "
-                              "issues is not in the model)")
+                # never dropped silently: what the helper would issue is not in the model
+                self.ex.block(f"call of helper {ast.unparse(sub.func)} at line {sub.lineno}", sub.lineno, None,
+                              f"helper calls nest deeper than the depth limit of {MAX_WALK_DEPTH} (recursion, or "
+                              "a chain of helpers); its buffers and ops are not extracted")
             elif helper_of(sub.func, env) is not None:
                 fv = helper_of(sub.func, env)
                 called.add(ast.unparse(sub.func))
@@ -661,7 +662,7 @@ def loop_values(st, ev, ex):
             return None, "its range is not fixed by the source"
         if not 1 <= len(args) <= 3 or (len(args) == 3 and args[2] == 0):
             return None, "its range is not fixed by the source"
-        values = tuple(range(*args))
+        values = range(*args)  # never materialised: a range of 10**15 iterations answers at once
     elif isinstance(it, (ast.Tuple, ast.List)):
         try:
             values = tuple(ev.value(e) for e in it.elts)
@@ -669,20 +670,29 @@ def loop_values(st, ev, ex):
             return None, "its values are not fixed by the source"
     else:
         return None, "its value differs per iteration"
+    count = range_len(values) if isinstance(values, range) else len(values)
     n = SETTINGS.get("serial_iterations")
     if isinstance(it, ast.Call) and (dotted(it.func) or "").split(".")[-1] == "serial" and \
-            isinstance(n, int) and n > 0 and len(values) > n:
+            isinstance(n, int) and n > 0 and count > n:
         # A runtime (not unrolled) loop: its iterations run the same instructions on other data;
         # the model's pass takes the first n (--serial-iterations), recorded, never silently.
-        ex.sampled_loops.append({"line": st.lineno, "var": ast.unparse(st.target), "iterations": len(values),
+        ex.sampled_loops.append({"line": st.lineno, "var": ast.unparse(st.target), "iterations": count,
                                  "walked": list(values[:n])})
         values = values[:n]
-    if len(values) > MAX_UNROLL:
-        return None, f"a loop of {len(values)} iterations, more than the {MAX_UNROLL} walked one by one"
-    if ex.unrolled + len(values) > MAX_UNROLLED_TOTAL:
+        count = n
+    if count > MAX_UNROLL:
+        return None, f"a loop of {count} iterations, more than the {MAX_UNROLL} walked one by one"
+    if ex.unrolled + count > MAX_UNROLLED_TOTAL:
         return None, f"more than {MAX_UNROLLED_TOTAL} loop iterations walked one by one in this file"
-    ex.unrolled += len(values)
+    ex.unrolled += count
     return values, None
+
+
+def range_len(r: range) -> int:
+    """len(r) without Python's limit (len() raises OverflowError past sys.maxsize)."""
+    if r.step > 0:
+        return max(0, (r.stop - r.start + r.step - 1) // r.step)
+    return max(0, (r.start - r.stop - r.step - 1) // -r.step)
 
 
 def helper_of(func, env):

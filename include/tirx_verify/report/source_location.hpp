@@ -28,9 +28,12 @@ struct SourceLine {
   int end_line = 0;  // last line of a "L1-L2" range; == line for one line
 };
 
-// Parses the leading "FILE.py:LINE" or "FILE.py:L1-L2" of an origin (the file name has no
-// spaces and ends in ".py"; lines are 1..10^9, L2 >= L1). `source` is the model's `source`
-// object (may be null): its "files" array resolves a shortened file name as above.
+// Parses the leading "FILE.py:LINE" or "FILE.py:L1-L2" of an origin (lines are 1..10^9, L2 >=
+// L1). The file is the longest entry of `source`'s "files" array (or its base name) that the
+// origin starts with before ":LINE", so a name with spaces or ':' ("my kernel.py",
+// "k.py:99 x.py") is taken whole; else the text before the first ':' when it has no spaces and
+// ends in ".py". `source` is the model's `source` object (may be null): its "files" array
+// also resolves a shortened file name as above.
 // Never throws; nullopt when the origin does not start that way.
 std::optional<SourceLine> source_line_of(const std::string& origin, const nlohmann::json& source);
 
