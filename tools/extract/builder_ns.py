@@ -128,3 +128,20 @@ def shfl_sync(ev, node):
     warp, lane = ev.thread
     src_lane = (lane // width) * width + src % width
     return kernel_env.Evaluator(ev.env, ev.depth, (warp, src_lane)).value(node.args[1])
+
+
+# -- kern DSL dtype tokens -----------------------------------------------------------------------
+
+# tirx_kernels/kern/__init__.py:64-74 (at 51a6c01 and at the mirror's HEAD): K.f16 ... K.u64 are
+# the dtype names as strings
+KERN_DTYPES = {"f16": "float16", "bf16": "bfloat16", "f32": "float32", "f8e4m3": "float8_e4m3fn",
+               "i8": "int8", "i32": "int32", "i64": "int64", "u8": "uint8", "u16": "uint16",
+               "u32": "uint32", "u64": "uint64"}
+
+
+def kern_member(name: str):
+    """The value of a kern DSL member `K.NAME` with a static value (a dtype token), or None."""
+    head, _, rest = name.partition(".")
+    if head in ("K", "Kern") and rest in KERN_DTYPES:
+        return KERN_DTYPES[rest]
+    return None

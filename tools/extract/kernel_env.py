@@ -282,6 +282,9 @@ class Evaluator(Translator):
             raise UnresolvedError(Unresolved(name, hv.line, import_reason(hv)))
         if name == head and (head in cn.BUILDER_PREFIXES or head in ("K", "Kern")):
             raise ConvertError(f"{name} is the builder namespace, not a value")
+        import builder_ns
+        if builder_ns.kern_member(name) is not None:
+            return builder_ns.kern_member(name)  # K.u16: a dtype token (builder_ns.py)
         if head in cn.BUILDER_PREFIXES or head in ("K", "Kern"):
             # the builder namespace itself is known (tvm.script's tirx, the kern DSL), wherever the
             # file imports it; this member of it has no static value here
@@ -328,6 +331,9 @@ class Evaluator(Translator):
                 except UnresolvedError:
                     raise
                 except ConvertError:
+                    import builder_ns
+                    if builder_ns.kern_member(d) is not None:
+                        return builder_ns.kern_member(d)
                     raise UnresolvedError(Unresolved(d, None, f"a member of the builder namespace {head} that the "
                                                      "extraction does not evaluate (no static value here)")) from None
         if isinstance(node, ast.Call):

@@ -69,6 +69,8 @@ def _tile_kind(call: ast.Call) -> str | None:
 
 
 def is_op(call: ast.Call, env: dict | None = None) -> bool:
+    import ptx_printed  # T.ptx.FAMILY(operands..., "tok", ..., marker): TVM's printed form
+    call = ptx_printed.normalize(call)
     if _tile_kind(call):
         return True
     if isinstance(call.func, ast.Attribute) and call.func.attr in ("commit", "dealloc"):
@@ -131,6 +133,8 @@ def default_dispatch(dst: BufferRef, src: BufferRef) -> str | None:
 
 
 def record(call: ast.Call, env, ev, ex, line: int, cond) -> None:
+    import ptx_printed
+    call = ptx_printed.normalize(call)
     kind = _tile_kind(call)
     if kind is None:
         text = _ptx_text(call, env)
