@@ -135,6 +135,15 @@ def default_dispatch(dst: BufferRef, src: BufferRef) -> str | None:
 def record(call: ast.Call, env, ev, ex, line: int, cond) -> None:
     import ptx_printed
     call = ptx_printed.normalize(call)
+    if _ptx_text(call, env) is not None:
+        try:
+            call = ptx_printed.expand_starred(call, env)  # K.ptx[...](m, *coords, p): each operand
+        except UnresolvedError as e:
+            t = _ptx_text(call, env) or "ptx"
+            k = ".".join(t.split(".")[:2]) if t.startswith(("mma.sync", "cp.async", "wgmma.mma_async")) else \
+                t.split(".")[0]
+            ex.block(f"op {k} at line {line}", line, e.item)
+            return
     kind = _tile_kind(call)
     if kind is None:
         text = _ptx_text(call, env)
@@ -205,7 +214,7 @@ def _append(op, call, ex, line, cond) -> None:
     if cond is not None:
         note = f"issued under the condition at line {cond.line} ({cond.reason})"
         op["notes"] = f"{note}; {op['notes']}" if "notes" in op else note
-    op["origin"] = ex.origin(line, call)
+    op["origin"] = ex.origin(line, getattr(call, "_source", call))  # the source text (ptx_printed.py)
     ordered = {"name": op.pop("name"), "kind": op.pop("kind")}
     ordered.update(op)
     ex.ops.append(ordered)

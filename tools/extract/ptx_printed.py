@@ -68,6 +68,7 @@ def normalize(call: ast.Call) -> ast.Call:
     out = ast.Call(func=func, args=operands, keywords=keywords)
     ast.copy_location(out, call)
     ast.fix_missing_locations(out)
+    out._source = getattr(call, "_source", call)  # origins keep the text the source wrote
     return out
 
 
@@ -77,3 +78,36 @@ def _dotted_node(name: str):
     for p in parts[1:]:
         node = ast.Attribute(value=node, attr=p, ctx=ast.Load())
     return node
+
+
+def expand_starred(call: ast.Call, env: dict) -> ast.Call:
+    """`T.ptx[...](a, *coords, p)` with `coords` a sequence the source fixes: the same call with
+    `coords[0], coords[1], ...` in its place, so the operand handlers count and read each
+    operand (Python's call semantics: a starred argument is its elements, in order).  A
+    starred value the source does not fix is left as written (the handler then names the
+    operand count it sees); one that depends on a value the source does not fix raises that
+    UnresolvedError (the op is unresolved for that reason)."""
+    if not any(isinstance(a, ast.Starred) for a in call.args):
+        return call
+    from kernel_env import ConvertError, Evaluator, UnresolvedError
+    args = []
+    for a in call.args:
+        if not isinstance(a, ast.Starred):
+            args.append(a)
+            continue
+        try:
+            v = Evaluator(env).value(a.value)
+        except UnresolvedError:
+            raise  # the operands depend on what the source does not fix: that is the reason to name
+        except ConvertError:
+            return call
+        if not isinstance(v, (tuple, list)) or len(v) > 64:
+            return call
+        for i in range(len(v)):
+            sub = ast.Subscript(value=a.value, slice=ast.Constant(i), ctx=ast.Load())
+            args.append(ast.copy_location(sub, a))
+    out = ast.Call(func=call.func, args=args, keywords=call.keywords)
+    ast.copy_location(out, call)
+    ast.fix_missing_locations(out)
+    out._source = getattr(call, "_source", call)
+    return out
