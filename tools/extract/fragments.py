@@ -428,20 +428,39 @@ def operand_region(arr: RegArray, regs: list[RegElem], role: str, ex, emit, shap
 
 
 def c_buffer(arr: RegArray, ex, emit) -> BufferRef:
+    """The accumulator's model buffer.  An array of 4 k float32 registers holds k C tiles, tile j in
+    registers 4 j .. 4 j + 3 (a kernel passes `acc[4 j + i]`): the buffer is (16, 8 k), tile j
+    its columns 8 j .. 8 j + 7, each tile the C fragment of PTX ISA 9.1 §9.7.14.5.8 (what the
+    instruction writes, by definition).  The side-by-side arrangement is this extraction's choice;
+    every op names its tile's region, so the checks see each instruction's own fragment."""
     if arr.buffer is not None and not arr.c_fragment:
         raise ConvertError(f"register array {arr.name} is an ldmatrix fragment and the mma.sync accumulator")
     if arr.buffer is None:
-        if arr.n != 4 or arr.dtype not in ("float32", "float"):
-            raise ConvertError(f"mma.sync f32 accumulator {arr.name} has {arr.n} {arr.dtype} registers, not 4 "
+        if arr.n % 4 or arr.n > 64 or arr.dtype not in ("float32", "float"):
+            raise ConvertError(f"mma.sync f32 accumulator {arr.name} has {arr.n} {arr.dtype} registers, not 4 k "
                                "float32")
+        tiles = arr.n // 4
         fmap = {}
         for t in range(LANES):
-            for i in range(4):
-                fmap[mma_c_element(t, i)] = (t, i)
-        layout = factor_layout((16, 8), lambda c: fmap[c])
+            for j in range(tiles):
+                for i in range(4):
+                    r, c = mma_c_element(t, i)
+                    fmap[(r, 8 * j + c)] = (t, 4 * j + i)
+        layout = factor_layout((16, 8 * tiles), lambda c: fmap[c])
         arr.c_fragment = True
-        arr.buffer = emit(ex, arr.name, "local", (16, 8), "float32", layout, arr.line, arr.node)
+        arr.buffer = emit(ex, arr.name, "local", (16, 8 * tiles), "float32", layout, arr.line, arr.node)
     return arr.buffer
+
+
+def c_region(arr: RegArray, d: list) -> str:
+    """REGION of the accumulator tile the D registers `d` are (see c_buffer)."""
+    j0 = d[0].index
+    if j0 % 4 or [r.index for r in d] != list(range(j0, j0 + 4)):
+        raise ConvertError(f"D registers {[r.index for r in d]} of {arr.name} are not one tile 4 j .. 4 j + 3")
+    if arr.n == 4:
+        return arr.buffer.name
+    j = j0 // 4
+    return f"{arr.buffer.name}[:, {8 * j}:{8 * j + 8}]"
 
 
 def mma_sync_op(text: str, call: ast.Call, ev, ex, emit) -> tuple[dict, str | None]:
@@ -482,8 +501,6 @@ def mma_sync_op(text: str, call: ast.Call, ev, ex, emit) -> tuple[dict, str | No
     d = regs_of(args[0:4], 4, "D")
     a = regs_of(args[4:4 + na], na, "A")
     b = regs_of(args[4 + na:4 + na + nb], nb, "B")
-    if [r.index for r in d] != [0, 1, 2, 3]:
-        raise ConvertError("D registers not passed in order 0..3")
     dtype = {"bf16": "bfloat16", "f16": "float16"}[ad]
     for arr in (a[0].array, b[0].array):
         if arr.frag is not None and arr.frag["dtype"] != dtype:
@@ -499,7 +516,7 @@ def mma_sync_op(text: str, call: ast.Call, ev, ex, emit) -> tuple[dict, str | No
             except UnresolvedError:
                 raise
     if all(isinstance(v, RegElem) for v in cvals):
-        if [(v.array, v.index) for v in cvals] != [(d[0].array, i) for i in range(4)]:
+        if [(v.array, v.index) for v in cvals] != [(r.array, r.index) for r in d]:
             raise ConvertError("C is not the D registers (C aliases D is the form modelled)")
     elif all(isinstance(v, (int, float)) and not isinstance(v, bool) and v == 0 for v in cvals):
         note = ("C is the constant 0: the format's mma.sync reads c; its registers here are those of D, which "
@@ -507,8 +524,9 @@ def mma_sync_op(text: str, call: ast.Call, ev, ex, emit) -> tuple[dict, str | No
     else:
         raise ConvertError("C is neither D's registers nor the constant 0")
     cbuf = c_buffer(d[0].array, ex, emit)
+    creg = c_region(d[0].array, d)
     op = {"kind": "mma.sync", "shape": shape,
           "a": operand_region(a[0].array, a, "a", ex, emit, shape),
           "b": operand_region(b[0].array, b, "b", ex, emit, shape),
-          "c": cbuf.name}
+          "c": creg}
     return op, note
