@@ -81,6 +81,9 @@ class RegElem:
     def __init__(self, array: RegArray, index: int):
         self.array, self.index = array, index
 
+    def __repr__(self) -> str:
+        return f"{self.array.name}[{self.index}] (a register: a runtime value)"
+
 
 class Ptr:
     """`buf.ptr_to(i, j)` / `buf.ptr_to([i, j])`: the address of one element of a model buffer."""

@@ -624,11 +624,14 @@ class Evaluator(Translator):
             phase = args[1] if len(args) > 1 else kw.get("phase")
             return tvm_classes.construct(Imported(tvm_classes.PIPELINE_MODULES[1], "PipelineState", node.lineno),
                                          [depth, phase] if phase is not None else [depth], node.lineno, "unset")
-        if fname.startswith(("K.", "Kern.")) and short in ("thread_id", "warp_id", "lane_id") and \
+        if fname.startswith(("K.", "Kern.")) and short in ("thread_id", "warp_id", "lane_id", "warp_id_in_role",
+                                                           "tid_in_role") and \
                 not node.keywords:
             # a kern thread index used inside an expression (`K.cast(K.thread_id(), "uint32")`)
             import warps as _w
             decl = _w.thread_decl(node, self)
+            if decl is not None and isinstance(decl[0], Unresolved):
+                raise UnresolvedError(decl[0])
             if decl is not None:
                 if self.thread is not None:
                     return decl[0].at(*self.thread)

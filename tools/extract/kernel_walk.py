@@ -558,6 +558,7 @@ class Walker:
             return
         saved = (ex.warps, ex.warps_line)
         ex.warp_branches += 1
+        kern_forms.ACTIVE_ROLES.append(role)  # K.warp_id_in_role() inside it (kern_forms.py)
         try:
             ex.warps, ex.warps_line = ws, st.lineno
             tvm_classes.WALK["warps"] = ws
@@ -566,6 +567,7 @@ class Walker:
             ex.warps, ex.warps_line = saved
             tvm_classes.WALK["warps"] = saved[0]
             ex.warp_branches -= 1
+            kern_forms.ACTIVE_ROLES.pop()
 
     def walk_warp_branch(self, test, line, body, orelse, env, defs, called, cond) -> bool:
         """An `if` whose test depends only on thread indices: each branch is walked with the
