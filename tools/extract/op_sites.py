@@ -379,8 +379,12 @@ def _gemm(call, env, ev, ex, line) -> dict:
     d, _ = region(call.args[0], env, ev, ex, line)
     a, _ = region(call.args[1], env, ev, ex, line)
     b, _ = region(call.args[2], env, ev, ex, line)
-    kw = _kwargs(call, ev, KNOWN_GEMM_KW, line)
+    import copy_options  # smem_desc= (copy_options.py)
+    kw = _kwargs(call, ev, KNOWN_GEMM_KW | {"smem_desc"}, line)
+    note = copy_options.gemm_ignored(kw, kw.get("dispatch"))
     op = {"kind": "gemm_async", "d": d, "a": a, "b": b}
+    if note:
+        op["notes"] = note
     if "cta_group" in kw:
         op["cta_group"] = kw["cta_group"]
     acc = kw.get("accum", False)
