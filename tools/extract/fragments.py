@@ -247,6 +247,8 @@ def _lane_ptrs(node, env, warp: int, ev_cls, lanes: int = LANES) -> list[Ptr]:
             p = ev_cls(env, thread=(warp, lane)).value(node)
         except UnresolvedError as e:
             raise UnresolvedError(e.item) from None
+        import byte_addr  # T.ptr_byte_offset(p, n, dt): the element at that byte (byte_addr.py)
+        p = byte_addr.resolve(p)
         if not isinstance(p, Ptr):
             raise ConvertError(f"the address {ast.unparse(node)!r} is not a ptr_to of a model buffer")
         out.append(p)
@@ -277,10 +279,10 @@ def ldmatrix_fragment(text: str, ptrs: list[Ptr], regs: list[RegElem]):
         raise ConvertError(f"{instr} addresses {buf.name}, a {buf.scope} buffer")
     if str(buf.dtype) not in ("bfloat16", "float16", "int16", "uint16"):
         raise ConvertError(f"{instr} .b16 of {buf.name}, whose dtype {buf.dtype} is not 16-bit")
-    if [r.index for r in regs] != list(range(regs[0].array.n)) or regs[0].array.n != num:
+    if len(regs) != num or len({r.index for r in regs}) != num:
         raise ConvertError(f"{instr} .x{num} moves registers {[r.index for r in regs]} of the "
-                           f"{regs[0].array.n}-register array {regs[0].array.name}: only a whole array in "
-                           "register order is modelled")
+                           f"{regs[0].array.n}-register array {regs[0].array.name}: {num} distinct registers are "
+                           "needed")
     shape = buf.shape
     rows = []  # per matrix row: linear index of its first element (row-major over the buffer)
     for t in range(8 * num):
@@ -372,9 +374,38 @@ def _box(lo, hi):
             yield (i,) + rest
 
 
+def _subset_buffer(arr: RegArray, frag: dict, ex, emit) -> BufferRef:
+    """The model buffer of the registers one ldmatrix / stmatrix moves when they are not the whole
+    array in order (reg_bf16_words[4 k .. 4 k + 3] of a 32-register array, words[r], words[r + 2],
+    ... of a `.local()` view): the fragment over those registers' slots, each slot numbered as
+    in the array (2 index + half, 16-bit units), the first one as the layout's offset.  One buffer
+    per register set; the same set must hold the same fragment at every use."""
+    slots = sorted({s for _t, s in frag["map"].values()})
+    key = tuple(slots)
+    if key in arr.views:
+        old, buf = arr.views[key]
+        if (old["shape"], old["map"], old["dtype"]) != (frag["shape"], frag["map"], frag["dtype"]):
+            raise ConvertError(f"registers {key} of {arr.name} (line {arr.line}) hold another fragment here than at "
+                               "their first ldmatrix / stmatrix: one model buffer has one layout")
+        return buf
+    if arr.dtype not in ("uint32", "int32"):
+        raise ConvertError(f"ldmatrix / stmatrix move 32-bit registers; {arr.name} is a {arr.dtype} array")
+    first = frag["map"][(0,) * len(frag["shape"])][1]
+    layout = factor_layout(frag["shape"], lambda c: (frag["map"][c][0], frag["map"][c][1] - first))
+    if first:
+        layout += f" + {first}"
+    buf = emit(ex, f"{arr.name}.s{first}", "local", frag["shape"], frag["dtype"], layout, arr.line, arr.node)
+    arr.views[key] = (frag, buf)
+    return buf
+
+
 def fragment_buffer(arr: RegArray, frag: dict, ex, emit) -> BufferRef:
     """The model buffer of a register array holding `frag`; the same array must hold the same
-    fragment at every ldmatrix."""
+    fragment at every ldmatrix.  Registers that are not the whole array in order: _subset_buffer."""
+    if sorted({s // 2 for _t, s in frag["map"].values()}) != list(range(arr.n)) or \
+            sorted({s for _t, s in frag["map"].values()}) != list(range(2 * arr.n)) or \
+            any(isinstance(k, tuple) for k in arr.views):
+        return _subset_buffer(arr, frag, ex, emit)
     if arr.frag is not None:
         if (arr.frag["shape"], arr.frag["map"], arr.frag["dtype"]) != (frag["shape"], frag["map"], frag["dtype"]):
             raise ConvertError(f"register array {arr.name} (line {arr.line}) holds another fragment here than at "

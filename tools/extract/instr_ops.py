@@ -46,7 +46,7 @@ import ast
 import math
 import re
 
-from corpus_notation import Swizzle as cn_Swizzle, dotted
+from corpus_notation import DTYPE_BITS, Swizzle as cn_Swizzle, dotted
 from kernel_env import BufferRef, ConvertError, Evaluator, Pool, Unresolved, UnresolvedError
 
 TMEM_COLS = 512           # 32-bit columns of the SM's tensor memory (PTX ISA §9.7.16.2.1)
@@ -177,19 +177,18 @@ def _tensor_map(call, name, env, ex, line) -> TensorMap:
     box = ints[2 * rank - 1:3 * rank - 1]
     elem = ints[3 * rank - 1:4 * rank - 1]
     interleave, swz, l2, oob = ints[4 * rank - 1:4 * rank + 3]
-    if len(ints) > 4 * rank + 3 and ints[4 * rank + 3] != -1:
-        raise ConvertError(f"force_cu_dtype {ints[4 * rank + 3]} (a data type other than the buffer's) is not "
-                           "modelled")
+    import tma_bytes  # wider map elements, TFLOAT32 (tma_bytes.py)
+    dtype, note = tma_bytes.map_dtype(dtype, ints[4 * rank + 3] if len(ints) > 4 * rank + 3 else None, buf)
     if interleave != 0:
         raise ConvertError(f"interleave {interleave} is not modelled")
     if swz not in TMAP_SWIZZLE:
         raise ConvertError(f"swizzle kind {swz} is not one the model format has")
     if oob not in TMAP_OOB:
         raise ConvertError(f"OOB fill kind {oob}")
-    if dtype != buf.dtype:
-        raise ConvertError(f"the map's dtype {dtype} is not its buffer's {buf.dtype}")
-    return TensorMap(name, line, dtype, buf, dims, strides, box, elem, interleave, TMAP_SWIZZLE[swz],
-                     TMAP_OOB[oob], l2)
+    tm = TensorMap(name, line, dtype, buf, dims, strides, box, elem, interleave, TMAP_SWIZZLE[swz],
+                   TMAP_OOB[oob], l2)
+    tm.note = note
+    return tm
 
 
 def _register_value(ev, node):
@@ -288,6 +287,8 @@ def group_warps(per: dict) -> list[tuple[list[int], object]]:
 
 def _ptr(v, what):
     from fragments import Ptr
+    import byte_addr  # T.ptr_byte_offset(p, n, dt): the element at that byte (byte_addr.py)
+    v = byte_addr.resolve(v)
     if not isinstance(v, Ptr):
         raise ConvertError(f"{what} is not an element address (buf.ptr_to([...])) of a model buffer")
     return v
@@ -367,18 +368,31 @@ def tma_ops(call, text, env, ex) -> list[dict]:
 
     out = []
     for group, (p, coords) in group_warps(per_warp(operands, env, ws)):
-        g = _global_region(tm, coords)
-        box = math.prod(tm.box)
+        import tma_bytes
+        inbox = tma_bytes.in_bounds(tm, coords)  # the part inside the map's dims (zero fill / clipped)
+        g = _global_region(tm, coords, inbox)
+        per = DTYPE_BITS[tm.dtype] // DTYPE_BITS[tm.buf.dtype]  # buffer elements per map element
+        box = math.prod(inbox) * per
         op = {"kind": "tma.load" if load else "tma.store", "warps": group}
         if "cta_group::2" in rest:
             op["cta_group"] = 2
         if ranks is not None:
             op["multicast"] = ranks
-        op.update({"tensor_map": tm.model(), "coords": list(coords), "global": g,
-                   "smem": region_from(p, box, "the shared box", tm.box if _plain_view(tm) else None),
+        # a rank-2 map that views the buffer otherwise (out (4096, 64, 512) as [512, 262144]) still
+        # moves box[1] rows of box[0] elements: the box placed at p when it fits the shared buffer's
+        # last two dimensions (o_smem[0:64, 64:128] for a 64 x 64 box at o_smem[0, 64]), as for a
+        # plain view; kernel.tma-layout compares every byte, so a wrong placement is a finding
+        smem = region_from(p, box, "the shared box",
+                           inbox if per == 1 and (_plain_view(tm) or len(tm.box) == 2) else None)
+        op.update({"tensor_map": tm.model(), "coords": list(coords), "global": g, "smem": smem,
                    "smem_address": ptr_text(p)})
         op["notes"] = (f"tensor map {tm.name} from cuTensorMapEncodeTiled at line {tm.line} "
                        f"(L2 promotion {tm.l2}, not modelled)")
+        if getattr(tm, "note", None):
+            op["notes"] += "; " + tm.note
+        if list(inbox) != list(tm.box):
+            op["notes"] += (f"; the box {list(tm.box)} at {list(coords)} runs past the map's dims {list(tm.dims)}: "
+                            f"`global` / `smem` name its in-bounds part {inbox} (zero fill / clipped)")
         out.append(op)
     return out
 
@@ -389,34 +403,34 @@ def _plain_view(tm: TensorMap) -> bool:
     return list(tm.dims) == list(reversed(tm.buf.shape))
 
 
-def _global_region(tm: TensorMap, coords) -> str:
-    """The box at `coords` in the map's buffer; the map must be the buffer's row-major view."""
+def _global_region(tm: TensorMap, coords, inbox) -> str:
+    """The box at `coords` (extents `inbox`, its part inside the map's dims) in the map's buffer:
+    the buffer's row-major view here, other layouts and wider map elements byte by byte
+    (tma_bytes.py)."""
     b = tm.buf
     esz = DTYPE_BYTES.get(b.dtype)
     if esz is None:
         raise ConvertError(f"element size of {b.dtype} unknown")
-    from allocators import row_major
-    if b.layout != row_major(b.shape):
-        raise ConvertError(f"{b.name}'s layout {b.layout} is not row-major, the map's view")
     if any(e != 1 for e in tm.elem_strides):
         raise ConvertError(f"element strides {tm.elem_strides} are not modelled")
-    for d in range(len(tm.dims)):
-        if coords[d] < 0 or coords[d] + tm.box[d] > tm.dims[d]:
-            raise ConvertError(f"the box at {list(coords)} runs past dimension {d} of the map ({tm.dims[d]})")
+    from allocators import row_major
+    if b.layout != row_major(b.shape) or tm.dtype != b.dtype:
+        import tma_bytes
+        return tma_bytes.global_region(tm, coords, inbox, b)
     want = [esz * math.prod(tm.dims[:i + 1]) for i in range(len(tm.dims) - 1)]
     if list(tm.dims) == list(reversed(b.shape)) and list(tm.strides) == want:
         idx = []
         for d in reversed(range(len(tm.dims))):
-            lo, hi = coords[d], coords[d] + tm.box[d]
+            lo, hi = coords[d], coords[d] + inbox[d]
             idx.append(":" if (lo, hi) == (0, tm.dims[d]) else f"{lo}:{hi}")
         return f"{b.name}[{', '.join(idx)}]"
-    return _box_of_view(tm, coords, b, esz)
+    return _box_of_view(tm, coords, b, esz, inbox)
 
 
 MAX_BOX_ELEMENTS = 1 << 20
 
 
-def _box_of_view(tm: TensorMap, coords, b, esz: int) -> str:
+def _box_of_view(tm: TensorMap, coords, b, esz: int, inbox) -> str:
     """A map that views the buffer's row-major storage with other dimensions (a K of 128 split
     into 2 x 64 for a 128B-swizzled box: dims [64, M, K / 64], strides [K, 128] bytes): the
     elements of the box, each at byte sum((coords[d] + j_d) stride_d) (stride_0 = the element
@@ -432,12 +446,12 @@ def _box_of_view(tm: TensorMap, coords, b, esz: int) -> str:
     if sum((n - 1) * e for n, e in zip(tm.dims, es)) >= total:
         raise ConvertError(f"the map's dims {tm.dims} / strides {tm.strides} reach past {b.name}'s "
                            f"{total} elements")
-    count = math.prod(tm.box)
+    count = math.prod(inbox)
     if count > MAX_BOX_ELEMENTS:
         raise ConvertError(f"a box of {count} elements, more than the {MAX_BOX_ELEMENTS} compared one by one")
     offs = [0]
     for d in range(len(tm.dims)):
-        offs = [o + (coords[d] + j) * es[d] for j in range(tm.box[d]) for o in offs]
+        offs = [o + (coords[d] + j) * es[d] for j in range(inbox[d]) for o in offs]
     got = set(offs)
     if len(got) != count:
         raise ConvertError("the map's box names some elements twice (overlapping strides)")
@@ -517,6 +531,12 @@ def _desc(v, what, thread=None) -> dict:
 MMA_SWIZZLE_BYTES = {"SWIZZLE_32B_ATOM": 32, "SWIZZLE_64B_ATOM": 64, "SWIZZLE_128B_ATOM": 128}
 
 
+def _packed_dtype(dtype: str, r: int) -> str | None:
+    """The unsigned integer type of r elements of dtype (the packed storage a dtype view unpacks)."""
+    bits = DTYPE_BITS.get(dtype)
+    return {8: "uint8", 16: "uint16", 32: "uint32", 64: "uint64"}.get(bits * r) if bits else None
+
+
 def offset_ptr(p, nbytes: int, what: str):
     """The element `nbytes` bytes after element p of a buffer laid out by TVM's
     mma_shared_layout(dtype, SWIZZLE_xB_ATOM, (..., R, C)).  That layout (apache/tvm 5d4dc87
@@ -533,6 +553,20 @@ def offset_ptr(p, nbytes: int, what: str):
         node = ast.parse(b.layout or "", mode="eval").body
     except SyntaxError:
         node = None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "unpack" and \
+            len(node.args) == 1 and isinstance(node.args[0], ast.Constant) and type(node.args[0].value) is int:
+        # X.view(narrower dtype) of a packed buffer (views.py: layout L.unpack(r), last dimension
+        # r times longer): the descriptor walks the packed buffer's bytes.  Element c of the last
+        # dimension is sub-element c % r of packed element c // r; a start on a packed element's
+        # first sub-element is that packed element's address.
+        r = node.args[0].value
+        base = BufferRef(b.name, b.scope, tuple(b.shape[:-1]) + (b.shape[-1] // r,), _packed_dtype(b.dtype, r),
+                         ast.unparse(node.func.value), b.line)
+        if r < 1 or b.shape[-1] % r or base.dtype is None or p.coords[-1] % r:
+            raise ConvertError(f"{what}: a descriptor offset into {b.name} ({b.layout}) from a start inside a packed "
+                               "element is not modelled")
+        q = offset_ptr(Ptr(base, tuple(p.coords[:-1]) + (p.coords[-1] // r,)), nbytes, what)
+        return Ptr(b, tuple(q.coords[:-1]) + (q.coords[-1] * r,))
     ok = isinstance(node, ast.Call) and dotted(node.func) == "mma_shared_layout" and len(node.args) == 3 and \
         isinstance(node.args[1], ast.Attribute) and node.args[1].attr in MMA_SWIZZLE_BYTES
     if not ok:

@@ -189,6 +189,17 @@ class BufferRef:
             name, scope, shape, dtype, layout, line
 
     def __getitem__(self, i):
+        root = getattr(self, "local_root", None)
+        if root is not None and len(self.shape) == 1 and type(i) is int:
+            # element i of a fragment's X.local() view (or of a dtype view of it): register i of
+            # each thread's storage of X (views.py _local), as a register array's register
+            import fragments
+            arr = getattr(self, "reg_array", None)
+            if arr is None:
+                arr = self.reg_array = fragments.RegArray(self.name, self.line, self.shape[0], self.dtype,
+                                                                     getattr(self, "local_node", None))
+                arr.local_of = root
+            return arr[i]
         # an element of a model buffer (e.g. the registers of a fragment's X.local() view passed
         # one by one to a raw instruction) is a runtime value, not a register array's slot
         raise ConvertError(f"{self.name}[...] names elements of the model buffer {self.name} (a {self.scope} "
@@ -530,12 +541,19 @@ class Evaluator(Translator):
         v = builder_ns.shfl_sync(self, node)
         if v is not None:
             return v
+        import torch_facts  # torch.empty((), dtype=torch.D).element_size() (torch_facts.py)
+        v = torch_facts.eval_call(self, node)
+        if v is not torch_facts.NOT_HANDLED:
+            return v
         if short in ("meta_var",) and len(node.args) == 1:
             return self.value(node.args[0])
         if short in ("cast", "reinterpret_cast") and len(node.args) == 2 and fname.startswith(("cast", "T.", "Tx.", "K.")):
             v = self.value(node.args[0])  # Tx.cast(x, "uint32") of an integer is the integer
             if isinstance(v, int) and not isinstance(v, bool):
                 return int(v)
+            if isinstance(v, bool) and short == "cast" and isinstance(node.args[1], ast.Constant) and \
+                    str(node.args[1].value).startswith(("int", "uint")):
+                return int(v)  # a condition cast to an integer type: 1 or 0 (TIR's Cast of a bool)
             raise ConvertError(f"{ast.unparse(node)!r}: a cast of a non-integer")
         if short == "filter" and len(node.args) == 2 and fname in ("filter", "T.filter", "Tx.filter"):
             return self.value(node.args[1])  # Tx.filter(lane_id, elect_sync()): the predicate's value
@@ -1380,6 +1398,14 @@ class EnumMember:
         self.cls, self.name, self.value = cls, name, value
 
 
+class IntEnumMember(int, EnumMember):
+    """A member of an `IntEnum` class: also the integer itself, as in Python (`int(WarpRole.TMA)`,
+    `warp_id == WarpRole.MMA`, `WarpRole.TMA + 1`)."""
+
+    def __new__(cls, enum_cls: str, name: str, value: int):
+        return int.__new__(cls, value)
+
+
 class EnumClass(dict):
     """An Enum class of the file: {member name: EnumMember}; calling it with a value is the
     member with that value (Enum's lookup by value, `ModelType("V32")`), a member itself
@@ -1400,7 +1426,8 @@ class EnumClass(dict):
 
 def enum_class(st: ast.ClassDef, ev: "Evaluator"):
     """{member: EnumMember} for `class X(Enum | IntEnum): A = 0 ...` with constant members; else None."""
-    if not any((dotted(b) or "").split(".")[-1] in ("Enum", "IntEnum") for b in st.bases):
+    bases = {(dotted(b) or "").split(".")[-1] for b in st.bases}
+    if not bases & {"Enum", "IntEnum"}:
         return None
     members = EnumClass(st.name)
     for b in st.body:
@@ -1409,7 +1436,8 @@ def enum_class(st: ast.ClassDef, ev: "Evaluator"):
         if not (isinstance(b, ast.Assign) and len(b.targets) == 1 and isinstance(b.targets[0], ast.Name) and
                 isinstance(b.value, ast.Constant) and isinstance(b.value.value, (int, str))):
             return None
-        members[b.targets[0].id] = EnumMember(st.name, b.targets[0].id, b.value.value)
+        kind = IntEnumMember if "IntEnum" in bases and type(b.value.value) is int else EnumMember
+        members[b.targets[0].id] = kind(st.name, b.targets[0].id, b.value.value)
     return members
 
 

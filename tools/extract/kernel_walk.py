@@ -355,9 +355,14 @@ class Walker:
                     if sampled is not None:
                         # the real state has changed once per iteration, the walk saw only the first
                         for obj in ex.state_log.pop():
-                            obj.lose(st.lineno, f"changed in the T.serial loop at line {st.lineno}, of which the "
-                                     f"walk takes {len(sampled['walked'])} of {sampled['iterations']} iterations "
-                                     "(its state after the loop is not followed)")
+                            why = (f"changed in the T.serial loop at line {st.lineno}, of which the walk takes "
+                                   f"{len(sampled['walked'])} of {sampled['iterations']} iterations (its state "
+                                   "after the loop is not followed)")
+                            if isinstance(obj, tvm_classes.PipeState) and obj.copies and ex.warps is not None and \
+                                    obj.warps != ex.warps:
+                                obj.lose_copies(sorted(ex.warps), why)  # only the copies of the warps in the loop
+                            else:
+                                obj.lose(st.lineno, why)
                 if values is not None:
                     if sampled is not None:
                         # names the body assigned hold the last iteration's value, which the walk did not see

@@ -25,7 +25,7 @@ are one cast op.  A cvt whose source array has no such buffer (registers filled 
 is not a model op; the 16-bit array then has no buffer, and a store that reads it is unresolved.
 
 **st.shared / ld.shared** (CTA shared memory, not `shared::cluster`): N registers (`.vN`, N = 1,
-2, 4) of TYPE (b16/u16/s16/f16/bf16: 16 bits; b32/u32/s32/f32: 32; b64/u64/f64: 64) move
+2, 4) of TYPE (b8/u8/s8: 8 bits, one element of an 8-bit register array per register; b16/u16/s16/f16/bf16: 16 bits; b32/u32/s32/f32: 32; b64/u64/f64: 64) move
 access_bytes = N * bits / 8 bytes per thread.  The registers must be consecutive registers of
 one array, ascending; in the array's model buffer they are slots s0 .. s0 + E - 1 with E =
 access_bytes / element bytes.  The address `buf.ptr_to(...)` is evaluated at every lane of every
@@ -49,9 +49,9 @@ from corpus_notation import DTYPE_BITS
 from kernel_env import BufferRef, ConvertError, Evaluator, UnresolvedError
 
 ROW_LAYOUT = re.compile(r"S\[\((\d+),(\d+)\):\(1@(tid_in_wg|laneid),1\)\]$")
-TYPE_BITS = {"b16": 16, "u16": 16, "s16": 16, "f16": 16, "bf16": 16, "b32": 32, "u32": 32, "s32": 32, "f32": 32,
+TYPE_BITS = {"b8": 8, "u8": 8, "s8": 8, "b16": 16, "u16": 16, "s16": 16, "f16": 16, "bf16": 16, "b32": 32, "u32": 32, "s32": 32, "f32": 32,
              "b64": 64, "u64": 64, "s64": 64, "f64": 64}
-REG_BITS = {"uint32": 32, "int32": 32, "float32": 32, "uint16": 16, "int16": 16, "float16": 16,
+REG_BITS = {"uint8": 8, "int8": 8, "uint32": 32, "int32": 32, "float32": 32, "uint16": 16, "int16": 16, "float16": 16,
             "bfloat16": 16, "uint64": 64, "int64": 64, "float64": 64}
 SMEM_RE = re.compile(r"(ld|st)\.shared(?:\.v([124]))?\.([a-z]+\d+)$")
 CVT_RE = re.compile(r"cvt\.rn\.(f16|bf16)x2\.f32$")

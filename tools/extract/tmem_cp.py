@@ -41,7 +41,7 @@ import ast
 import re
 
 from corpus_notation import dotted
-from kernel_env import BufferRef, ConvertError, Evaluator
+from kernel_env import BufferRef, ConvertError, Evaluator, UnresolvedError
 
 FIELD = 0x3FFF
 SHAPES = {"128x256b": (128, 256), "128x128b": (128, 128), "4x256b": (4, 256), "32x128b.warpx4": (32, 128),
@@ -120,6 +120,10 @@ def eval_call(ev, node: ast.Call, short: str, not_handled):
         return not_handled
     try:
         args = [ev.value(a) for a in node.args]
+    except UnresolvedError:
+        if short == "ptr_byte_offset":
+            raise  # the byte count depends on an unresolved value: that value is the reason
+        return not_handled
     except ConvertError:
         return not_handled
     if short == "ptr_byte_offset" and len(args) == 3 and _int(args[1]):

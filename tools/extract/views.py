@@ -228,7 +228,10 @@ def _dtype_view(call, base, dtype, ex, name, line):
     old, new = DTYPE_BITS[base.dtype], DTYPE_BITS[dtype]
     shape = list(base.shape)
     if new == old:
-        return _emit(ex, name, base, shape, dtype, base.layout, line, call)
+        ref = _emit(ex, name, base, shape, dtype, base.layout, line, call)
+        if getattr(base, "local_root", None) is not None and len(shape) == 1:
+            ref.local_root, ref.local_node = base.local_root, call
+        return ref
     lay = layout_text.parse(base.layout)
     off = lay.offset
     lay.offset = {}
@@ -256,7 +259,11 @@ def _dtype_view(call, base, dtype, ex, name, line):
             text += f" + {v}" if a == "m" else f" + {v}@{a}"
     if off and any(off.values()):
         layout_text.printed(text)
-    return _emit(ex, name, base, shape, dtype, text, line, call)
+    ref = _emit(ex, name, base, shape, dtype, text, line, call)
+    if getattr(base, "local_root", None) is not None and len(shape) == 1:
+        ref.local_root = base.local_root  # a dtype view of a .local() view: registers of the same storage
+        ref.local_node = call
+    return ref
 
 
 def _rearrange(call, base, ev, ex, name, line):
@@ -322,7 +329,11 @@ def _local(call, base, ev, ex, name, line):
     if math.prod(shape) != span:
         raise ConvertError(f"local{shape}: {math.prod(shape)} elements, the storage span per thread is {span}")
     from allocators import row_major
-    return _emit(ex, name, base, shape, base.dtype, row_major(shape), line, call)
+    ref = _emit(ex, name, base, shape, base.dtype, row_major(shape), line, call)
+    if base.scope == "local" and len(shape) == 1:
+        ref.local_root = base  # its elements are the registers of base's storage (kernel_env.BufferRef)
+        ref.local_node = call
+    return ref
 
 
 def _offset_term(group, index: int) -> dict:
