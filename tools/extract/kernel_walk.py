@@ -85,9 +85,17 @@ class Extraction:
         return None
 
     def unique(self, base: str) -> str:
+        # a base that is itself an issued name ("x/3", a buffer derived from x's third allocation)
+        # must not collide with the next "x/N": every name issued once (a model needs unique names)
+        issued = self.__dict__.setdefault("_issued", set())
         n = self.names.get(base, 0) + 1
+        name = base if n == 1 else f"{base}/{n}"
+        while name in issued:
+            n += 1
+            name = f"{base}/{n}"
         self.names[base] = n
-        return base if n == 1 else f"{base}/{n}"
+        issued.add(name)
+        return name
 
     def block(self, item: str, line: int, u: Unresolved | None, reason: str | None = None) -> None:
         entry = {"item": item, "line": line}
