@@ -26,8 +26,9 @@ def epilogue(D: Tx.Buffer((M, N), "bfloat16"), row0: Tx.int32):
     if warp_id == 0:
         if Tx.filter(lane_id, Tx.cuda.elect_sync()):
             # printed form: tokens async bulk tensor 2d global shared::cta tile bulk_group, the
-            # cache-hint slot left out (""), and the marker ("")
-            Tx.ptx.cp(Tx.address_of(D_map), 0, 0, D_smem.ptr_to([0, SHIFT]),
+            # cache-hint slot left out (""), and the marker (""); the map passed through
+            # T.reinterpret to a handle (the same address)
+            Tx.ptx.cp(Tx.reinterpret(Tx.handle().ty, Tx.address_of(D_map)), 0, 0, D_smem.ptr_to([0, SHIFT]),
                       "async", "bulk", "tensor", "2d", "global", "shared::cta", "tile", "bulk_group", "", "")
             coords = (BOX, row0 if RUNTIME_ROW else 16)
             Tx.ptx["cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group.L2::cache_hint"](

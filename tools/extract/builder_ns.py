@@ -145,3 +145,28 @@ def kern_member(name: str):
     if head in ("K", "Kern") and rest in KERN_DTYPES:
         return KERN_DTYPES[rest]
     return None
+
+
+# -- T.reinterpret of an address -----------------------------------------------------------------
+
+
+def reinterpret(ev, node):
+    """`T.reinterpret(T.handle().ty, T.address_of(m))` / `T.reinterpret("handle", p)`: the same
+    address seen as another pointer type (TVM's reinterpret is a bit cast, python/tvm/tirx/op.py;
+    a pointer's bits are its address), so the value is the address object itself -- a tensor map
+    encoded in the file, an element address (`X.ptr_to(...)`).  Numbers and anything else: None
+    (a bit cast of a number to another type is not evaluated here)."""
+    if not (isinstance(node, ast.Call) and _short(node.func) == "reinterpret" and len(node.args) == 2 and
+            (dotted(node.func) or "").startswith(("T.", "Tx.", "K.", "Kern.", "tvm.tirx.", "tirx."))):
+        return None
+    import fragments
+    import instr_ops
+    import tmem_cp
+    from kernel_env import ConvertError
+    try:
+        v = ev.value(node.args[1])
+    except ConvertError:
+        return None
+    if isinstance(v, (instr_ops.TensorMap, fragments.Ptr, tmem_cp.SmemPtr)):
+        return v
+    return None

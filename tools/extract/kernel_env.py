@@ -539,6 +539,8 @@ class Evaluator(Translator):
             return v
         import builder_ns  # builder members with a static meaning (builder_ns.py)
         v = builder_ns.shfl_sync(self, node)
+        if v is None:
+            v = builder_ns.reinterpret(self, node)
         if v is not None:
             return v
         import torch_facts  # torch.empty((), dtype=torch.D).element_size() (torch_facts.py)
