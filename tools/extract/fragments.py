@@ -115,6 +115,8 @@ def reg_array(call: ast.Call, ev, line: int, name: str):
             return None
     elif d.split(".")[-1] != "alloc_local" or not d.startswith(("K.", "T.", "Tx.", "Kern.")):
         return None
+    elif any(k.arg == "layout" for k in call.keywords):
+        return None  # alloc_local(..., layout=L): a model buffer with that layout (allocators.py)
     try:
         shape = ev.value(call.args[0]) if call.args else None
         shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
