@@ -2,14 +2,16 @@
 # repository): builder members with a static meaning (tools/extract/builder_ns.py) -- a layout
 # value bound with T.meta_var and a method chain on it, T.alloc_local of 2-D shapes with and
 # without layout=, T.launch_thread for the thread and CTA indices, a warp index broadcast from
-# lane 0 with T.cuda.__shfl_sync, `(k > 0) & flag` at k = 0, TMA options that do not change the
-# data moved, and a configuration dict a helper fills under a test the source does not decide.
+# lane 0 with T.cuda.__shfl_sync, `(k > 0) & flag` at k = 0, a condition cast to an integer,
+# TMA options that do not change the data moved, and a configuration dict a helper fills under a
+# test the source does not decide.
 from tvm.script import tirx as T
 from tvm.script import tirx as Tx
 
 from runtime_flags import EXTRA  # not read: a value the source does not fix
 
 BAD_LAYOUT = False
+STAGES = 4
 RUNTIME_CFG = False
 
 
@@ -31,7 +33,7 @@ def builder_kernel(A: T.Buffer((256, 64), "float16"), B: T.Buffer((64, 64), "flo
         rows_u8 = T.alloc_buffer((8, 64), "uint8", scope="shared.dyn", layout=ROW_L.unpack(2))
         tile = T.alloc_buffer((64, 64), "float16", scope="shared.dyn")
         acc = T.alloc_local((4, 8), "float32", layout=T.TileLayout(T.S[(4, 8):(8, 1)]))
-        plain = T.alloc_local((2, 2))
+        plain = T.alloc_local((T.Cast("int32", STAGES > 2) + 1, 2))  # a condition cast to int32: 1
         tmem_addr = T.alloc_shared((1,), "uint32")
         if warp == 1:
             T.ptx.tcgen05.alloc.cta_group_1.sync.aligned.shared_cta.b32(tmem_addr.ptr_to([0]), T.uint32(32))

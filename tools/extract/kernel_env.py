@@ -225,6 +225,8 @@ _INT_BITS = {"int8": 8, "int16": 16, "int32": 32, "int64": 64, "uint8": 8, "uint
 def _int_cast(dtype: str, v, node):
     if dtype == "bool" and isinstance(v, (bool, int)):
         return bool(v)
+    if isinstance(v, bool) and dtype in _INT_BITS:
+        return int(v)  # a condition cast to an integer: 1 or 0 (K.Cast("uint32", kp != 0))
     if dtype not in _INT_BITS or isinstance(v, bool) or not isinstance(v, int):
         raise ConvertError(f"{ast.unparse(node)!r}: a cast the extraction does not evaluate")
     bits = _INT_BITS[dtype]
@@ -590,7 +592,7 @@ class Evaluator(Translator):
             v = self.value(node.args[1])
             dt = getattr(dt, "name", dt)
             return _int_cast(str(dt), v, node)
-        if fname == "ptx.pred" and len(node.args) == 1:
+        if fname in ("ptx.pred", "K.ptx.pred", "Kern.ptx.pred") and len(node.args) == 1:
             # tags an operand as a .pred register; its value is the operand's
             # (python/tvm/backend/cuda/ptx/engine.py:892-895)
             return self.value(node.args[0])
