@@ -24,7 +24,7 @@ def kernel(X: T.Buffer((128, 64), "float16")):
     pool = T.SMEMPool()
     tmem_addr = pool.alloc([1], "uint32", align=4)
     # (r, k) at (r // 8) 64 + (k // 4) 32 + (r % 8) 4 + k % 4: 8-row core matrices of 16-byte lines
-    tile = pool.alloc((2, 128, 8), "float32",
+    tile = pool.alloc((2, 128, 8), "float32", align=16,
                       layout=T.TileLayout(T.S[(2, 16, 8, 2, 4):(1024, 64, 4, 32, 1)]))
     pool.commit()
     tmem_pool = T.TMEMPool(pool, total_cols=512, cta_group=1, tmem_addr=tmem_addr)

@@ -46,10 +46,10 @@ ALLOCATION_ROOT = _AllocationRoot()
 SMEM_SEMANTIC = {"alloc_tcgen05_mma_AB", "alloc_mma"}
 TMEM_SEMANTIC = {"alloc_tcgen05_mma_D", "alloc_mma_D", "alloc_tcgen05_mma_A", "alloc_mma_A", "alloc_sf"}
 LOCAL_SEMANTIC = {"alloc_tcgen05_ldst_frag", "wg_reg_tile", "alloc_cast_frag"}
-PLAIN = {"decl_buffer", "alloc_buffer", "alloc_local", "alloc_shared"}
-# alloc_local / alloc_shared are functools.partial(alloc_buffer, scope=...) (apache/tvm 5d4dc87
-# python/tvm/tirx/script/builder/ir.py:1864-1865): their scope when scope= is not written
-PLAIN_SCOPE = {"alloc_local": "local", "alloc_shared": "shared"}
+PLAIN = {"decl_buffer", "alloc_buffer", "alloc_shared", "alloc_local"}
+# T.alloc_shared / T.alloc_local are alloc_buffer with the scope preset (functools.partial;
+# apache/tvm 5d4dc87 python/tvm/tirx/script/builder/ir.py:1864-1865)
+PRESET_SCOPE = {"alloc_shared": "shared", "alloc_local": "local"}
 ALLOCATOR_NAMES = SMEM_SEMANTIC | TMEM_SEMANTIC | LOCAL_SEMANTIC | PLAIN | {"alloc", "view"}
 SCOPES = {"shared.dyn", "shared", "tmem", "local", "global"}
 
@@ -85,7 +85,8 @@ def _root(node, env):
 def pool_object(call: ast.Call, ev, line: int):
     name = strip_builder(dotted(call.func) or "").split(".")[-1]
     if name in SMEM_POOLS:
-        return Pool("smem", line, {})
+        import smem_placement  # T.SMEMPool() owns its storage: its offsets place the buffers
+        return Pool("smem", line, {"_owns": name == "SMEMPool" and smem_placement.pool_owns_storage(call)})
     if name in TMEM_POOLS:
         args = {}
         for k in call.keywords:
@@ -178,6 +179,12 @@ def allocation(call, env: dict, ev, ex, target: str | None, line: int, cond):
     short = "sub" if isinstance(call, ast.Subscript) else short_name(call.func)
     if short not in ALLOCATOR_NAMES and not derived:
         return NOT_AN_ALLOCATION
+    if short in PRESET_SCOPE and not (dotted(call.func) or "").startswith(("T.", "Tx.", "tirx.")) and \
+            not (short == "alloc_local" and (dotted(call.func) or "").startswith(("K.", "Kern."))):
+        # the TVMScript partials, and the kern DSL's alloc_local (alloc_buffer(shape, dtype,
+        # scope="local"), kern/__init__.py:331-333) where it is not a 1-D register array
+        # (fragments.reg_array takes those first)
+        return NOT_AN_ALLOCATION
     rname, rv = (None, None) if derived else receiver(call, env)
     if short == "alloc" and not isinstance(rv, Pool):
         return NOT_AN_ALLOCATION
@@ -196,12 +203,23 @@ def allocation(call, env: dict, ev, ex, target: str | None, line: int, cond):
         return u
     except UnresolvedError as e:
         ex.block(label, line, e.item)
+        _pool_lost(rv, derived, name, line)
         return Unresolved(name, line, f"allocation at line {line} is undecided", e.item)
     except (ConvertError, ArithmeticError, TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
         ex.block(label, line, None, f"not extracted: {e}")
+        _pool_lost(rv, derived, name, line)
         return Unresolved(name, line, f"allocation at line {line} was not extracted ({e})")
     if buf is None:
         return Unresolved(name, line, "an allocation without a layout (not a model buffer)")
+    if isinstance(rv, Pool) and rv.kind == "smem" and not derived:
+        import smem_placement  # where the pool's bump allocator puts it (smem_placement.py)
+        smem_placement.note_pool_alloc(rv, buf, call, short, ev, ex)
+        buf.smem_pool = rv
+        import scoping
+        if cond is not None and not scoping.runtime_test(cond.cause):
+            # a Python-bool test decides at trace time whether this allocation moves the pool's offset
+            rv.args["_smem"] = {"offset": f"after {buf.name} (line {line}), allocated under the undecided condition "
+                                          f"of line {cond.line}"}
     if isinstance(rv, Pool) and rv.kind == "tmem":
         import tmem_ops  # where the pool's bump allocator puts it (tmem_ops.py)
         tmem_ops.note_pool_alloc(rv, buf, call, short, ev, ex)
@@ -215,6 +233,18 @@ def allocation(call, env: dict, ev, ex, target: str | None, line: int, cond):
     return buf
 
 
+def _pool_lost(rv, derived, name, line) -> None:
+    """A pool allocation the extraction did not follow: the pool's later offsets are not known
+    (its bump pointer moved by an amount not derived), so nothing after it is placed."""
+    if not isinstance(rv, Pool) or derived:
+        return
+    why = f"after {name} (line {line}), an allocation the extraction did not derive"
+    if rv.kind == "smem":
+        rv.args["_smem"] = {"offset": why}
+    else:
+        rv.args["_offset"] = why
+
+
 def _allocate(call, short, rname, rv, env, ev, ex, name, line):
     view_of = None
     default_layout = False  # TVM's "default" row-major layout, no layout= written
@@ -222,7 +252,7 @@ def _allocate(call, short, rname, rv, env, ev, ex, name, line):
         shape = _int_tuple(ev, call.args[0] if call.args else _kw(call, "shape"))
         dtype = _dtype(ev, _kw(call, "dtype", 1), DEFAULT_DTYPE)
         scope_node = _kw(call, "scope")
-        scope = ev.value(scope_node) if scope_node is not None else PLAIN_SCOPE.get(short, "global")
+        scope = ev.value(scope_node) if scope_node is not None else PRESET_SCOPE.get(short, "global")
         data = _kw(call, "data", 2)
         start = 0  # bytes from the storage pointer: an allocation of its own starts at it
         if data is not None:
@@ -298,6 +328,8 @@ def _allocate(call, short, rname, rv, env, ev, ex, name, line):
                 if math.prod(shape) == 0:
                     return _storage_only(scope, "a zero-size allocation")
                 layout, size = row_major(shape), math.prod(shape)
+                import buffer_strides
+                buffer_strides.check(call, "alloc", shape, None, ev)
                 ref = _finish(ex, name, scope, shape, dtype, layout, size, line, call, None)
                 ref.default_layout = True
                 return ref
@@ -346,6 +378,9 @@ def _allocate(call, short, rname, rv, env, ev, ex, name, line):
         dtype = _dtype(ev, _kw(call, "dtype", 1))
     else:
         return None
+    if short in PLAIN or short == "alloc":
+        import buffer_strides  # strides= next to the layout (buffer_strides.py)
+        buffer_strides.check(call, short, shape, None if default_layout else layout, ev)
     ref = _finish(ex, name, scope, shape, dtype, layout, size, line, call, view_of)
     if short in PLAIN:
         ref.start_bytes = start  # bytes from its storage pointer (None: not known)
@@ -489,6 +524,8 @@ def global_buffer(pname: str, ann: ast.Call, env, ev, ex, line: int):
         scope = ev.value(scope_node) if scope_node is not None else "global"
         if scope not in SCOPES:
             raise ConvertError(f"scope {scope!r} is not one the model format knows")
+        import buffer_strides  # strides= next to the layout (buffer_strides.py)
+        buffer_strides.check(ann, "Buffer", shape, layout if lay_node is not None else None, ev)
         ref = _emit(ex, pname, scope, shape, dtype, layout, line, ann)
         ref.start_bytes = 0  # a parameter's data pointer is its start
         return ref

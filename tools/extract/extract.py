@@ -32,6 +32,7 @@ from kernel_env import (ConvertError, Evaluator, FuncValue, Imported, Unresolved
 from kernel_walk import (Extraction, Walker, all_params, bind_buffer_params,  # noqa: E402
                          contains_interesting, is_layout_expr)
 import kernel_env  # noqa: E402
+import module_exec  # noqa: E402
 import py_classes  # noqa: E402
 import eval_limits  # noqa: E402
 from kernel_env import FILE_KEY, LayoutExpr, class_value, enum_class, set_source_dir  # noqa: E402
@@ -128,7 +129,11 @@ def module_env(tree: ast.Module, overrides: dict, file: str | None = None) -> di
     MODULE_BINDERS.update(binders)
     for st in tree.body:
         ev = Evaluator(env)
-        if isinstance(st, (ast.Assign, ast.AnnAssign)):
+        if isinstance(st, (ast.Assign, ast.AnnAssign)) and not all(
+                isinstance(t, (ast.Name, ast.Tuple, ast.List)) for t in
+                (st.targets if isinstance(st, ast.Assign) else [st.target])):
+            module_exec.run_statement(st, env, ev)  # `CFG["bm"] = 32`: as Python runs it
+        elif isinstance(st, (ast.Assign, ast.AnnAssign)):
             if st.value is None:
                 continue
             targets = st.targets if isinstance(st, ast.Assign) else [st.target]
@@ -150,11 +155,13 @@ def module_env(tree: ast.Module, overrides: dict, file: str | None = None) -> di
             env[st.name] = class_value(st, env, ev, "a class (not evaluated: only Enum and @dataclass classes are)")
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
             bind_imports(st, env)
-        elif isinstance(st, ast.If):
-            try:
-                run_straight([st], env, ev)
-            except (ConvertError, _Return):
-                pass
+        else:  # if / for / while / with / try / match / calls / del ... (module_exec.py)
+            module_exec.run_statement(st, env, ev)
+        if not isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
+            for n, _ in kernel_env.assigned_in([st]):  # --param NAME wins over the file's own rebinding
+                if n in overrides:
+                    env[n] = overrides[n]
+                    MODULE_OVERRIDES.setdefault(n, st.lineno)
     env.update(overrides)
     return env
 
@@ -433,6 +440,8 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
     except (ValueError, RecursionError, MemoryError) as e:
         raise InputError("extract.syntax", f"{file_label}: not parsable as Python: {e}") from None
     set_source_dir(source_dir)
+    import op_alias
+    op_alias.normalise(tree)  # `cp = Tx.copy_async; cp(...)`, keyword operands (op_alias.py)
     kernel_env.SETTINGS.update(instance=instance, serial_iterations=serial_iterations, target=target,
                                overrides=overrides)
     kernel_env.CONVENTION_USED.clear()
@@ -452,11 +461,28 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
                                  "functions only (write the prim_func at module level)", st.lineno)
         raise InputError("extract.kernel", f"{file_label}: no kernel function found (no function allocates a "
                          "buffer, issues an op or takes a T.Buffer parameter)")
+    # kernels: public @T.prim_func (a private=True one is a device function the module's kernels call)
+    prims = [fn for fn in roots if any((dotted(d.func if isinstance(d, ast.Call) else d) or "").split(".")[-1] ==
+                                       "prim_func" and not (isinstance(d, ast.Call) and any(
+                                           k.arg == "private" and isinstance(k.value, ast.Constant) and
+                                           k.value.value is True for k in d.keywords))
+                                       for d in fn.decorator_list)]
+    if function is None and len(prims) > 1:
+        # one model is one kernel: two @T.prim_func of one file are two kernels, never merged
+        raise InputError("extract.kernel", f"{file_label}: the file defines {len(prims)} kernels ("
+                         + ", ".join(f"{fn.name} at line {fn.lineno}" for fn in prims)
+                         + "); a model describes one: choose it with --function NAME", prims[1].lineno)
     check_param_names(tree, overrides, roots)
     ex = Extraction(os.path.basename(file_label), overrides)
+    import scoping
     for fn in roots:
         fenv = bind_root(tree, fn, env, overrides, ex)
-        Walker(ex).walk_function(FuncValue(fn, env), fenv, set())
+        try:
+            Walker(ex).walk_function(FuncValue(fn, env), fenv, set())
+        except scoping.ScopeError as e:  # the kernel uses a name TVMScript has dropped: TVM rejects it
+            raise InputError("extract.scope", str(e), e.line) from None
+    import smem_placement
+    smem_placement.finish(ex)  # SMEMPool offsets -> placement (or a note saying why not)
     for (cls, field), v in sorted(py_classes.FIELD_OVERRIDES.items()):
         ex.config[f"{cls}.{field}"] = {"value": v, "origin": "--param (a field of every instance constructed)"}
     for name, v in overrides.items():  # every override applied is recorded, module constants too

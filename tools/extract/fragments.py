@@ -84,6 +84,17 @@ class RegElem:
     def __repr__(self) -> str:
         return f"{self.array.name}[{self.index}] (a register: a runtime value)"
 
+    def _runtime(self, *_):
+        # arithmetic on a register's content: the value a thread holds at run time, not a number
+        from kernel_env import Unresolved, UnresolvedError
+        name = f"{getattr(self.array, 'name', 'register')}[{self.index}]"
+        raise UnresolvedError(Unresolved(name, getattr(self.array, "line", None),
+                                         "the content of a register (a runtime value, e.g. an address tcgen05.alloc "
+                                         "wrote), not fixed by the source"))
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __and__ = __rand__ = __or__ = __ror__ = \
+        __lshift__ = __rshift__ = __floordiv__ = __mod__ = _runtime
+
 
 class Ptr:
     """`buf.ptr_to(i, j)` / `buf.ptr_to([i, j])`: the address of one element of a model buffer."""
@@ -115,8 +126,8 @@ def reg_array(call: ast.Call, ev, line: int, name: str):
             return None
     elif d.split(".")[-1] != "alloc_local" or not d.startswith(("K.", "T.", "Tx.", "Kern.")):
         return None
-    elif any(k.arg == "layout" for k in call.keywords):
-        return None  # alloc_local(..., layout=L): a model buffer with that layout (allocators.py)
+    elif d.startswith(("T.", "Tx.")) and any(k.arg == "layout" for k in call.keywords):
+        return None  # T.alloc_local(..., layout=L) is alloc_buffer(scope="local", layout=L): a model buffer
     try:
         shape = ev.value(call.args[0]) if call.args else None
         shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)

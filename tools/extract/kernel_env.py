@@ -381,10 +381,8 @@ class Evaluator(Translator):
                     out[self.value(k)] = self.value(v)
             return out
         if isinstance(node, ast.JoinedStr):
-            parts = []
-            for v in node.values:
-                parts.append(v.value if isinstance(v, ast.Constant) else str(self.value(v.value)))
-            return "".join(parts)
+            import fstrings  # conversions and format specs as Python applies them (fstrings.py)
+            return fstrings.joined(node, self)
         if isinstance(node, ast.Compare) and any(isinstance(o, (ast.In, ast.NotIn, ast.Is, ast.IsNot))
                                                  for o in node.ops):
             left = self.value(node.left)

@@ -21,6 +21,8 @@ import instr_ops
 import kern_forms
 import tmem_ops
 import op_sites
+import scoping
+import smem_placement
 import tir_buffers
 import tvm_classes
 import warps as warps_mod
@@ -75,6 +77,7 @@ class Extraction:
         self.lane_changes: list = []      # per such branch: {id: (state object, line)} changed inside it
         self.sampled_loops: list = []     # T.serial loops walked for their first iterations only
         self.state_log: list = []         # per sampled loop being walked: the state objects it changed
+        self.returned_warps: frozenset = frozenset()  # warps that left the function walked (`return` in a warp branch)
 
     def executing_warps(self) -> list[int] | None:
         """The CTA warps that execute the current statement, or None when not determined."""
@@ -112,6 +115,7 @@ class Extraction:
             entry["reason"] = reason or "not extracted"
         if self.current_file() != self.file_label:
             entry["item"] += f" in {self.current_file()}"
+        scoping.check_use(u, line, self.current_file())  # a binding TVMScript dropped: the kernel's error
         key = (entry["item"], entry["line"], entry.get("name"), entry["reason"])
         if key in self.blocked_keys:  # one item met again in an unrolled loop is listed once
             return
@@ -130,26 +134,55 @@ class Extraction:
         return f"{self.current_file()}:{line} {text}"
 
 
+_NO_RETURN = object()
+
+
 class Walker:
     def __init__(self, ex: Extraction, depth: int = 0):
         self.ex = ex
         self.depth = depth
+        self.tir = False  # the function walked is read by TVMScript's parser (scoping.py)
+        self.returned = _NO_RETURN  # the value of the function's top-level `return`
+        self.return_name = None  # the caller's target name for an allocation returned
+
+    def framed(self, env, line, what, walk):
+        """Run `walk()` in a TVMScript variable frame (scoping.py): the names it binds are popped
+        at its end.  Python-executed functions have no such frames."""
+        if not self.tir:
+            walk()
+            return
+        before = dict(env)
+        try:
+            walk()
+        finally:
+            scoping.close_frame(env, before, line, what)
 
     # -- functions ---------------------------------------------------------------------------
 
     def walk_function(self, fv: FuncValue, env: dict, called: set) -> None:
         """Walk a function body in `env` (parameters already bound)."""
         local_defs: dict[str, FuncValue] = {}
+        self.tir = scoping.tvmscript_mode(fv.node, getattr(fv, "tir_parent", False))
         if self.ex.num_warps is None:  # @K.kernel(warps=W) on the function itself
             self.ex.num_warps = decorator_warps(fv.node, env)
         self.ex.files.append(fv.file or self.ex.current_file())
+        saved = (self.ex.returned_warps, self.ex.warps)
+        self.ex.returned_warps = frozenset()  # a return leaves this function only
         try:
             self._walk_function(fv, env, local_defs, called)
         finally:
             self.ex.files.pop()
+            if self.ex.returned_warps:
+                self.ex.warps = saved[1]
+                tvm_classes.WALK["warps"] = saved[1]
+            self.ex.returned_warps = saved[0]
 
     def _walk_function(self, fv: FuncValue, env: dict, local_defs: dict, called: set) -> None:
-        self.walk_body(fv.node.body, env, local_defs, called)
+        for i, st in enumerate(fv.node.body):
+            if isinstance(st, ast.Return):  # the function ends here: what it gives its caller
+                self.returned = self.return_value(st, env)
+                break
+            self.walk_stmt(st, env, local_defs, called, None)
         launch_warps = kern_launch_warps(fv.node, env)
         # Nested defs that no statement called are walked on their own, callers first: a helper
         # that another nested def calls (`load_stage(...)` in the kernel) is walked there, with
@@ -167,6 +200,8 @@ class Walker:
                               "extracted")
             elif name not in called and self.depth < MAX_WALK_DEPTH:
                 sub = dict(env)
+                if f.closure is not env:  # defined inside a frame since closed: it sees that frame's names
+                    sub.update(f.closure)
                 for p in all_params(f.node):
                     if p.arg in self.ex.overrides:
                         sub[p.arg] = self.ex.overrides[p.arg]
@@ -230,6 +265,11 @@ class Walker:
                     else:
                         env[n] = Unresolved(n, st.lineno, "declared without a value (a runtime variable)")
                 return
+            if isinstance(st, ast.AnnAssign) and self.tir and scoping.scalar_declaration(st, env, ev, ex, cond):
+                return  # `x: T.int32 = v`: a mutable TIR scalar (scoping.py)
+            if isinstance(st, ast.Assign) and scoping.container_store(st.targets, st.value, env, ev, st.lineno,
+                                                                      self.tir):
+                return
             for n in names:
                 if n in ex.overrides:
                     env[n] = ex.overrides[n]
@@ -238,6 +278,9 @@ class Walker:
             value = st.value
             if isinstance(value, ast.Call) and len(names) == 1 and self.launch(value, names[0], ev, st.lineno):
                 return  # T.launch_thread(tag, extent) (builder_ns.py)
+            if isinstance(value, ast.Call) and (dotted(value.func) or "").split(".")[-1] == "meta_var" and \
+                    len(value.args) == 1 and not value.keywords and is_layout_expr(value.args[0]):
+                value = value.args[0]  # T.meta_var(L): the layout L itself (meta_var only stops the parser converting it)
             if isinstance(value, ast.Call) and len(names) == 1:
                 decl = warps_mod.thread_decl(value, ev)
                 if decl is not None:
@@ -258,6 +301,15 @@ class Walker:
                 if got is not tir_buffers.NOT_MATCH:  # T.match_buffer(handle, shape, dtype): a global buffer
                     self.bind(targets, got, env, st.lineno)
                     return
+            if isinstance(value, ast.Call) and helper_of(value.func, env) is not None and \
+                    not is_layout_expr(value) and returns_walked_value(helper_of(value.func, env).node) and \
+                    self.depth < MAX_WALK_DEPTH:
+                # `X = helper(pool, ...)` whose body allocates or issues ops: walked with the call's
+                # arguments; X is what its top-level `return` gives (an allocation named X)
+                self.scan_calls(value, env, defs, called, cond, skip_top=True)
+                got = self.call_helper(value, env, called, names[0] if len(names) == 1 else None)
+                self.bind(targets, got, env, st.lineno, cond)
+                return
             if isinstance(value, ast.Call):
                 self.scan_calls(value, env, defs, called, cond, skip_top=True)
                 got = allocators.allocation(value, env, ev, ex, names[0] if len(names) == 1 else None,
@@ -323,6 +375,8 @@ class Walker:
                 return
             if isinstance(st.value, ast.Call) and tmem_ops.pool_statement(st.value, env):
                 return
+            if isinstance(st.value, ast.Call) and smem_placement.pool_statement(st.value, env):
+                return
             if isinstance(st.value, ast.Call) and self.state_call(st.value, env, cond):
                 return
             if isinstance(st.value, ast.Call):
@@ -336,8 +390,13 @@ class Walker:
             elif isinstance(test, Unresolved):
                 u = Unresolved(f"condition at line {st.lineno}", st.lineno,
                                f"the branch taken depends on {test.root().name}", test)
-                self.walk_body(st.body, env, defs, called, u)
-                self.walk_body(st.orelse, env, defs, called, u)
+                walks = [lambda b=branch: self.walk_body(b, env, defs, called, u) for branch in (st.body, st.orelse)
+                         if branch]
+                if self.tir and not scoping.runtime_test(test) and not scoping.reads_tir_value(st.test, env):
+                    scoping.walk_undecided_branches(env, walks, st.lineno)  # a Python bool or a runtime test
+                else:
+                    for walk in walks:
+                        self.framed(env, st.lineno, "if statement", walk)
             else:
                 self.walk_body(st.body if test else st.orelse, env, defs, called, cond)
         elif isinstance(st, (ast.For, ast.AsyncFor)):
@@ -350,6 +409,7 @@ class Walker:
                 # bound to its value (the ops of each iteration, as the model's one pass).
                 if sampled is not None:
                     ex.state_log.append(set())
+                before_loop = dict(env)
                 try:
                     for v in values:
                         try:
@@ -358,7 +418,10 @@ class Walker:
                             values = None
                             why = str(e)
                             break
+                        # each iteration is an instance of the one body TVM parses, in its own frame
                         self.walk_body(st.body, env, defs, called, cond)
+                        if self.tir:
+                            scoping.close_frame(env, before_loop, st.lineno, "for loop")
                 finally:
                     if sampled is not None:
                         # the real state has changed once per iteration, the walk saw only the first
@@ -382,18 +445,21 @@ class Walker:
                 env[n] = ex.overrides.get(n, Unresolved(n, st.lineno, f"loop variable of the loop at line "
                                                         f"{st.lineno} ({why})"))
             ex.runtime_loops += 1
+            before_loop = dict(env)
             try:
                 self.walk_body(st.body, env, defs, called, cond)
             finally:
                 ex.runtime_loops -= 1
+                if self.tir:
+                    scoping.close_frame(env, before_loop, st.lineno, "for loop")
             self.walk_body(st.orelse, env, defs, called, cond)
         elif isinstance(st, ast.While) and self.first_tile_loop(st, env):
             # `while scheduler.valid():` under "CTA 0 on its first tile": one pass, the first tile
-            self.walk_body(st.body, env, defs, called, cond)
+            self.framed(env, st.lineno, "while loop", lambda: self.walk_body(st.body, env, defs, called, cond))
         elif isinstance(st, ast.While):
             ex.runtime_loops += 1
             try:
-                self.walk_body(st.body, env, defs, called, cond)
+                self.framed(env, st.lineno, "while loop", lambda: self.walk_body(st.body, env, defs, called, cond))
             finally:
                 ex.runtime_loops -= 1
         elif isinstance(st, (ast.With, ast.AsyncWith)) and st.items and \
@@ -417,22 +483,25 @@ class Walker:
                 and isinstance(env.get(st.items[0].context_expr.id), kern_forms.Role):
             self.walk_role(env[st.items[0].context_expr.id], st, env, defs, called, cond)
         elif isinstance(st, (ast.With, ast.AsyncWith)):
-            for item in st.items:
-                if isinstance(item.context_expr, ast.Call):
-                    self.scan_calls(item.context_expr, env, defs, called, cond)
-                if item.optional_vars is not None and isinstance(item.optional_vars, ast.Name) and \
-                        isinstance(item.context_expr, ast.Call) and \
-                        self.launch(item.context_expr, item.optional_vars.id, ev, st.lineno):
-                    continue  # with T.launch_thread(tag, extent) as v (builder_ns.py)
-                if item.optional_vars is not None:
-                    for n in names_of(item.optional_vars):
-                        env[n] = ex.overrides.get(n, Unresolved(n, st.lineno, "bound by a with statement "
-                                                                "(a runtime value)"))
-            self.walk_body(st.body, env, defs, called, cond)
+            def with_body():
+                for item in st.items:
+                    if isinstance(item.context_expr, ast.Call):
+                        self.scan_calls(item.context_expr, env, defs, called, cond)
+                    if item.optional_vars is not None and isinstance(item.optional_vars, ast.Name) and \
+                            isinstance(item.context_expr, ast.Call) and \
+                            self.launch(item.context_expr, item.optional_vars.id, ev, st.lineno):
+                        continue  # with T.launch_thread(tag, extent) as v (builder_ns.py)
+                    if item.optional_vars is not None:
+                        for n in names_of(item.optional_vars):
+                            env[n] = ex.overrides.get(n, Unresolved(n, st.lineno, "bound by a with statement "
+                                                                    "(a runtime value)"))
+                self.walk_body(st.body, env, defs, called, cond)
+            self.framed(env, st.lineno, "with statement", with_body)
         elif isinstance(st, ast.Try):
             self.walk_body(st.body, env, defs, called, cond)
         elif isinstance(st, ast.FunctionDef):
             fv = FuncValue(st, env)
+            fv.tir_parent = self.tir  # an undecorated def nested in a TVMScript function is TVMScript too
             env[st.name] = fv
             defs[st.name] = fv
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
@@ -457,6 +526,33 @@ class Walker:
         else:
             env[name] = Unresolved(name, line, v)
         return True
+
+    def return_value(self, st: ast.Return, env):
+        """The value of a helper's top-level `return`: an allocation call is the buffer (named as the
+        caller's target), a name its binding, anything else evaluated."""
+        if st.value is None:
+            return None
+        ev = Evaluator(env)
+        if isinstance(st.value, (ast.Call, ast.Subscript)):
+            got = allocators.allocation(st.value, env, ev, self.ex, self.return_name, st.lineno, None)
+            if got is not allocators.NOT_AN_ALLOCATION:
+                return got
+        return eval_or_unresolved(ev, st.value, self.return_name or "return value", st.lineno)
+
+    def call_helper(self, call, env, called, target):
+        """Walk the helper `call` names (as scan_calls does) and give its return value."""
+        fv = helper_of(call.func, env)
+        called.add(ast.unparse(call.func))
+        sub_env = dict(fv.closure)
+        sub_env.update({k: v for k, v in env.items() if k not in sub_env})
+        bind_call(fv.node, call, sub_env, Evaluator(env), self.ex)
+        w = Walker(self.ex, self.depth + 1)
+        w.return_name = target
+        w.walk_function(fv, sub_env, called)
+        if w.returned is _NO_RETURN:
+            return Unresolved(target or "value", call.lineno, f"{ast.unparse(call.func)}(...) returns nothing the walk "
+                              "followed (a return under a branch or loop)")
+        return w.returned
 
     def first_tile_loop(self, st, env) -> bool:
         """A `while S.valid():` loop over a tile scheduler (kernel_env.Scheduler) under the
@@ -599,15 +695,23 @@ class Walker:
         ex.lane_branches += 1 if lane_dep else 0  # some lanes of a warp only (reg_access.py refuses)
         if lane_dep:
             ex.lane_changes.append({})
+        returned = set()
         try:
             for branch, ws in ((body, taken), (orelse, not_taken)):
+                if branch and ws and ends_in_return(branch):
+                    returned |= ws  # these warps leave the function here: later statements are not theirs
                 if branch and ws:
                     ex.warps, ex.warps_line = ws, line
                     tvm_classes.WALK["warps"] = ws
-                    self.walk_body(branch, env, defs, called, cond)
+                    # a test on thread indices is a TIR expression: each branch is a frame (scoping.py)
+                    self.framed(env, line, "if statement", lambda b=branch: self.walk_body(b, env, defs, called, cond))
         finally:
             ex.warps, ex.warps_line = saved
-            tvm_classes.WALK["warps"] = saved[0]
+            ex.returned_warps = ex.returned_warps | frozenset(returned)
+            if ex.returned_warps:
+                ex.warps = frozenset((saved[0] if saved[0] is not None else frozenset(range(ex.num_warps))) -
+                                     ex.returned_warps)
+            tvm_classes.WALK["warps"] = ex.warps
             ex.warp_branches -= 1
             ex.lane_branches -= 1 if lane_dep else 0
             if lane_dep:
@@ -756,6 +860,16 @@ def decorator_warps(fn, env) -> int | None:
     return None
 
 
+def ends_in_return(body) -> bool:
+    """The branch leaves the function: its last statement is `return` (or an if whose branches all do)."""
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, ast.Return):
+        return True
+    return isinstance(last, ast.If) and ends_in_return(last.body) and ends_in_return(last.orelse)
+
+
 def walk_calls(node):
     """Calls in `node`, outermost first, not descending into lambdas."""
     stack = [node]
@@ -826,6 +940,20 @@ def bind_buffer_params(fn: ast.FunctionDef, env: dict, ex: Extraction, ev: Evalu
 
 
 INTERESTING = allocators.ALLOCATOR_NAMES | op_sites.OP_NAMES | {"view", "commit", "dealloc", "alloc"}
+
+
+def returns_walked_value(fn) -> bool:
+    """A helper worth walking for its return value: it allocates or issues ops (contains_interesting,
+    a stdlib `copy.copy` aside) and ends in a `return` of something."""
+    if not fn.body or not isinstance(fn.body[-1], ast.Return) or fn.body[-1].value is None:
+        return False
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                (dotted(n.func.value) or "").split(".")[0] in ("copy", "math", "itertools", "functools"):
+            continue
+        if isinstance(n, ast.Call) and contains_interesting(ast.Module(body=[ast.Expr(n)], type_ignores=[])):
+            return True
+    return False
 
 
 def contains_interesting(fn) -> bool:

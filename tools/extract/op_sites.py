@@ -380,7 +380,8 @@ def _gemm(call, env, ev, ex, line) -> dict:
     a, _ = region(call.args[1], env, ev, ex, line)
     b, _ = region(call.args[2], env, ev, ex, line)
     import copy_options  # smem_desc= (copy_options.py)
-    kw = _kwargs(call, ev, KNOWN_GEMM_KW | {"smem_desc"}, line)
+    import gemm_args
+    kw = _kwargs(gemm_args.bind(call, ev), ev, KNOWN_GEMM_KW | {"smem_desc"}, line)
     note = copy_options.gemm_ignored(kw, kw.get("dispatch"))
     op = {"kind": "gemm_async", "d": d, "a": a, "b": b}
     if note:

@@ -210,8 +210,13 @@ def note_pool_alloc(pool: Pool, buf: BufferRef, call: ast.Call, short: str, ev, 
     total = pool.args.get("total_cols", TMEM_COLS)
     if isinstance(off, int) and isinstance(total, int) and off + (cols or 1) > total:
         # TVM's TMEMPool.alloc asserts col_end <= total_cols (alloc_pool.py:284-287 at 5d4dc87)
-        buf.tmem_col = (f"it starts at column {off} and runs past the pool's {total} columns (TMEMPool.alloc "
-                        "asserts col_end <= total_cols)")
+        # placed where the bump allocator puts it all the same: run's kernel.overlap reports the
+        # allocation that does not hold it (an over-full pool is a finding, not a missing placement)
+        _place(pool, buf, off, cols, total, ex)
+        b = next(x for x in ex.buffers if x["name"] == buf.name)
+        note = (f"starts at column {off} and runs past the pool's {total} columns (TMEMPool.alloc asserts col_end "
+                "<= total_cols, alloc_pool.py:287 at 5d4dc87: TVM rejects this allocation)")
+        b["notes"] = f"{b['notes']}; {note}" if b.get("notes") else note
     elif isinstance(off, int):
         _place(pool, buf, off, cols, total, ex)
     if isinstance(off, int) and cols is not None:
