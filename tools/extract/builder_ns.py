@@ -15,6 +15,10 @@ kern DSL at the kernels' commit.
                                      by the source, every lane reads that lane's v: evaluated per
                                      (warp, lane) as v at (warp, src)
 
+  T.reinterpret(ty, address)          the address itself (a bit cast of a pointer): a tensor map
+                                     encoded in the file, an element address
+  K.f16 ... K.u64                    the dtype names (tirx_kernels/kern/__init__.py:64-74)
+
 Everything else of the namespaces stays unresolved ("a member of the builder namespace ...").
 """
 from __future__ import annotations
