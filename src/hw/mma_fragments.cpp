@@ -40,6 +40,16 @@ RowCol mma_m16n8k16_c(int t, int i) {
   return RowCol{b.row + 8 * (i >> 1), b.col};
 }
 
+RowCol mma_m16n8k8_a(int t, int i) {
+  check(t, i, kMmaK8AElems, "mma.m16n8k8 A");
+  return mma_m16n8k16_a(t, i);  // its elements 0..3 are the k 0..7 half
+}
+
+RowCol mma_m16n8k8_b(int t, int i) {
+  check(t, i, kMmaK8BElems, "mma.m16n8k8 B");
+  return mma_m16n8k16_b(t, i);  // its elements 0..1 are the k 0..7 half
+}
+
 RowCol wgmma_m64nNk16_d(int w, int t, int i, int n_total) {
   if (n_total < 8 || n_total > 256 || n_total % 8 != 0)
     throw InputError("mma.shape", fmt::format("wgmma m64nNk16: N = {} must be a multiple of 8 in [8, 256]", n_total));

@@ -24,6 +24,32 @@ TEST(MmaSync, SpecExampleThread5) {
   for (int i = 0; i < 4; ++i) EXPECT_EQ(mma_m16n8k16_c(5, i), c[i]) << i;
 }
 
+// m16n8k8 (PTX ISA 9.1 §9.7.14.5.7): thread 5 (g 1, q 1) holds A (1,2),(1,3),(9,2),(9,3) and
+// B (k, n) (2,1),(3,1); every thread's elements are the k < 8 half of its m16n8k16 ones.
+TEST(MmaSync, M16n8k8ThreadsAndHalfOfK16) {
+  const RC a[] = {{1, 2}, {1, 3}, {9, 2}, {9, 3}};
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(mma_m16n8k8_a(5, i), a[i]) << i;
+  EXPECT_EQ(mma_m16n8k8_b(5, 0), (RC{2, 1}));
+  EXPECT_EQ(mma_m16n8k8_b(5, 1), (RC{3, 1}));
+  std::set<std::pair<int, int>> as, bs;
+  for (int t = 0; t < 32; ++t) {
+    for (int i = 0; i < kMmaK8AElems; ++i) {
+      const RC e = mma_m16n8k8_a(t, i);
+      EXPECT_LT(e.col, 8);
+      as.insert({e.row, e.col});
+    }
+    for (int i = 0; i < kMmaK8BElems; ++i) {
+      const RC e = mma_m16n8k8_b(t, i);
+      EXPECT_LT(e.row, 8);
+      bs.insert({e.row, e.col});
+    }
+  }
+  EXPECT_EQ(as.size(), 16u * 8u);  // each A element once
+  EXPECT_EQ(bs.size(), 8u * 8u);   // each B element once
+  EXPECT_TRUE(throws_check([] { mma_m16n8k8_a(0, 4); }, "mma.shape"));
+  EXPECT_TRUE(throws_check([] { mma_m16n8k8_b(0, 2); }, "mma.shape"));
+}
+
 // CuTe layouts (spec §8.1), thread index T = t0 + 4 t1, value v = v0 + 2 v1 + 4 v2, offsets
 // into column-major tiles.
 TEST(MmaSync, MatchesCuteLayouts) {

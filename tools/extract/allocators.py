@@ -182,8 +182,12 @@ def allocation(call, env: dict, ev, ex, target: str | None, line: int, cond):
     short = "sub" if isinstance(call, ast.Subscript) else short_name(call.func)
     if short not in ALLOCATOR_NAMES and not derived:
         return NOT_AN_ALLOCATION
-    if short in PRESET_SCOPE and not (dotted(call.func) or "").startswith(("T.", "Tx.", "tirx.")):
-        return NOT_AN_ALLOCATION  # the TVMScript partials only (a kern K.alloc_local is a register array)
+    if short in PRESET_SCOPE and not (dotted(call.func) or "").startswith(("T.", "Tx.", "tirx.")) and \
+            not (short == "alloc_local" and (dotted(call.func) or "").startswith(("K.", "Kern."))):
+        # the TVMScript partials, and the kern DSL's alloc_local (alloc_buffer(shape, dtype,
+        # scope="local"), kern/__init__.py:331-333) where it is not a 1-D register array
+        # (fragments.reg_array takes those first)
+        return NOT_AN_ALLOCATION
     rname, rv = (None, None) if derived else receiver(call, env)
     if short == "alloc" and not isinstance(rv, Pool):
         return NOT_AN_ALLOCATION

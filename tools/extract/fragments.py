@@ -55,7 +55,10 @@ from kernel_env import BufferRef, ConvertError, UnresolvedError
 LANES = 32
 ROW_ELEMS = 8           # a matrix row of ldmatrix .m8n8 .b16: 8 16-bit elements (16 bytes)
 LINE_ROWS = 2           # rows joined into one line when they continue each other
-MMA_SHAPES = {"m16n8k16": {"a": (16, 16, 4), "b": (8, 16, 2), "c": (16, 8, 4)}}
+# (rows, cols, 32-bit registers) of each operand region; m16n8k8 (PTX ISA 9.1 §9.7.14.5.7) is the
+# first K half of m16n8k16 (§9.7.14.5.8) for A and B, and the same C
+MMA_SHAPES = {"m16n8k16": {"a": (16, 16, 4), "b": (8, 16, 2), "c": (16, 8, 4)},
+              "m16n8k8": {"a": (16, 8, 2), "b": (8, 8, 1), "c": (16, 8, 4)}}
 
 
 class RegArray:
@@ -77,6 +80,9 @@ class RegArray:
 class RegElem:
     def __init__(self, array: RegArray, index: int):
         self.array, self.index = array, index
+
+    def __repr__(self) -> str:
+        return f"{self.array.name}[{self.index}] (a register: a runtime value)"
 
     def _runtime(self, *_):
         # arithmetic on a register's content: the value a thread holds at run time, not a number
@@ -436,13 +442,13 @@ def transposed_view(arr: RegArray, ex, emit) -> BufferRef:
     return arr.views["T"]
 
 
-def operand_region(arr: RegArray, regs: list[RegElem], role: str, ex, emit) -> str:
+def operand_region(arr: RegArray, regs: list[RegElem], role: str, ex, emit, shape: str = "m16n8k16") -> str:
     """REGION text of mma.sync operand `role` ("a" or "b") held in `regs` of `arr`."""
     if arr.frag is None:
         raise ConvertError(f"mma.sync operand {role.upper()} is register array {arr.name} (line {arr.line}), "
                            "which no modelled ldmatrix filled (its values come from thread arithmetic the "
                            "format does not describe)")
-    rows, cols, nregs = MMA_SHAPES["m16n8k16"][role]
+    rows, cols, nregs = MMA_SHAPES[shape][role]
     slots = {2 * r.index + h for r in regs for h in range(2)}
     trans = arr.frag["trans"]
     held = [(e, i) if trans else (i, e) for (i, e), (_, s) in arr.frag["map"].items() if s in slots]
@@ -469,27 +475,49 @@ def operand_region(arr: RegArray, regs: list[RegElem], role: str, ex, emit) -> s
 
 
 def c_buffer(arr: RegArray, ex, emit) -> BufferRef:
+    """The accumulator's model buffer.  An array of 4 k float32 registers holds k C tiles, tile j in
+    registers 4 j .. 4 j + 3 (a kernel passes `acc[4 j + i]`): the buffer is (16, 8 k), tile j
+    its columns 8 j .. 8 j + 7, each tile the C fragment of PTX ISA 9.1 §9.7.14.5.8 (what the
+    instruction writes, by definition).  The side-by-side arrangement is this extraction's choice;
+    every op names its tile's region, so the checks see each instruction's own fragment."""
     if arr.buffer is not None and not arr.c_fragment:
         raise ConvertError(f"register array {arr.name} is an ldmatrix fragment and the mma.sync accumulator")
     if arr.buffer is None:
-        if arr.n != 4 or arr.dtype not in ("float32", "float"):
-            raise ConvertError(f"mma.sync f32 accumulator {arr.name} has {arr.n} {arr.dtype} registers, not 4 "
+        if arr.n % 4 or arr.n > 64 or arr.dtype not in ("float32", "float"):
+            raise ConvertError(f"mma.sync f32 accumulator {arr.name} has {arr.n} {arr.dtype} registers, not 4 k "
                                "float32")
+        tiles = arr.n // 4
         fmap = {}
         for t in range(LANES):
-            for i in range(4):
-                fmap[mma_c_element(t, i)] = (t, i)
-        layout = factor_layout((16, 8), lambda c: fmap[c])
+            for j in range(tiles):
+                for i in range(4):
+                    r, c = mma_c_element(t, i)
+                    fmap[(r, 8 * j + c)] = (t, 4 * j + i)
+        layout = factor_layout((16, 8 * tiles), lambda c: fmap[c])
         arr.c_fragment = True
-        arr.buffer = emit(ex, arr.name, "local", (16, 8), "float32", layout, arr.line, arr.node)
+        arr.buffer = emit(ex, arr.name, "local", (16, 8 * tiles), "float32", layout, arr.line, arr.node)
     return arr.buffer
+
+
+def c_region(arr: RegArray, d: list) -> str:
+    """REGION of the accumulator tile the D registers `d` are (see c_buffer)."""
+    j0 = d[0].index
+    if j0 % 4 or [r.index for r in d] != list(range(j0, j0 + 4)):
+        raise ConvertError(f"D registers {[r.index for r in d]} of {arr.name} are not one tile 4 j .. 4 j + 3")
+    if arr.n == 4:
+        return arr.buffer.name
+    j = j0 // 4
+    return f"{arr.buffer.name}[:, {8 * j}:{8 * j + 8}]"
 
 
 def mma_sync_op(text: str, call: ast.Call, ev, ex, emit) -> tuple[dict, str | None]:
     """The model op fields of one warp's mma.sync (without warps/name), and a note."""
     m = re.match(r"mma\.sync\.aligned\.(m\d+n\d+k\d+)\.row\.col\.(\w+)\.(\w+)\.(\w+)\.(\w+)$", text)
     if m is None or m.group(1) not in MMA_SHAPES:
-        raise ConvertError(f"{text!r}: only mma.sync.aligned.m16n8k16.row.col is modelled")
+        raise ConvertError(f"{text!r}: only mma.sync.aligned.m16n8k16 / m16n8k8 .row.col are modelled")
+    shape = m.group(1)
+    na, nb = MMA_SHAPES[shape]["a"][2], MMA_SHAPES[shape]["b"][2]
+    nops = 4 + na + nb + 4
     dd, ad, bd, cd = m.group(2), m.group(3), m.group(4), m.group(5)
     if dd != "f32" or cd != "f32" or ad not in ("bf16", "f16") or bd != ad:
         raise ConvertError(f"{text!r}: only f32 accumulators with bf16/f16 inputs are modelled")
@@ -502,29 +530,31 @@ def mma_sync_op(text: str, call: ast.Call, ev, ex, emit) -> tuple[dict, str | No
             args.extend(("value", x) for x in v)
         else:
             args.append(("node", a))
-    if len(args) != 14:
-        raise ConvertError(f"mma.sync m16n8k16 f32 takes 14 operands, the source passes {len(args)}")
+    if len(args) != nops:
+        raise ConvertError(f"mma.sync {shape} f32 takes {nops} operands, the source passes {len(args)}")
 
     def regs_of(part, count, what):
-        nodes = []
+        regs = []
         for kind, x in part:
-            if kind != "node":
-                raise ConvertError(f"{what} operand is a constant")
-            nodes.append(x)
-        return _reg_operands(nodes, ev, count, what)
+            v = ev.value(x) if kind == "node" else x  # *(acc[i] for i in ...) passes registers as values
+            if not isinstance(v, RegElem):
+                raise ConvertError(f"{what} operand {ast.unparse(x) if kind == 'node' else repr(x)} is not a "
+                                   "register of a K.alloc_local array")
+            regs.append(v)
+        if any(r.array is not regs[0].array for r in regs):
+            raise ConvertError(f"the {what} registers are not of one register array")
+        return regs
 
     d = regs_of(args[0:4], 4, "D")
-    a = regs_of(args[4:8], 4, "A")
-    b = regs_of(args[8:10], 2, "B")
-    if [r.index for r in d] != [0, 1, 2, 3]:
-        raise ConvertError("D registers not passed in order 0..3")
+    a = regs_of(args[4:4 + na], na, "A")
+    b = regs_of(args[4 + na:4 + na + nb], nb, "B")
     dtype = {"bf16": "bfloat16", "f16": "float16"}[ad]
     for arr in (a[0].array, b[0].array):
         if arr.frag is not None and arr.frag["dtype"] != dtype:
             raise ConvertError(f"{arr.name} holds {arr.frag['dtype']} elements; the instruction reads {ad}")
     note = None
     cvals = []
-    for kind, x in args[10:14]:
+    for kind, x in args[4 + na + nb:]:
         if kind == "value":
             cvals.append(x)
         else:
@@ -533,7 +563,7 @@ def mma_sync_op(text: str, call: ast.Call, ev, ex, emit) -> tuple[dict, str | No
             except UnresolvedError:
                 raise
     if all(isinstance(v, RegElem) for v in cvals):
-        if [(v.array, v.index) for v in cvals] != [(d[0].array, i) for i in range(4)]:
+        if [(v.array, v.index) for v in cvals] != [(r.array, r.index) for r in d]:
             raise ConvertError("C is not the D registers (C aliases D is the form modelled)")
     elif all(isinstance(v, (int, float)) and not isinstance(v, bool) and v == 0 for v in cvals):
         note = ("C is the constant 0: the format's mma.sync reads c; its registers here are those of D, which "
@@ -541,8 +571,9 @@ def mma_sync_op(text: str, call: ast.Call, ev, ex, emit) -> tuple[dict, str | No
     else:
         raise ConvertError("C is neither D's registers nor the constant 0")
     cbuf = c_buffer(d[0].array, ex, emit)
-    op = {"kind": "mma.sync", "shape": m.group(1),
-          "a": operand_region(a[0].array, a, "a", ex, emit),
-          "b": operand_region(b[0].array, b, "b", ex, emit),
-          "c": cbuf.name}
+    creg = c_region(d[0].array, d)
+    op = {"kind": "mma.sync", "shape": shape,
+          "a": operand_region(a[0].array, a, "a", ex, emit, shape),
+          "b": operand_region(b[0].array, b, "b", ex, emit, shape),
+          "c": creg}
     return op, note

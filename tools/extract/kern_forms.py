@@ -13,6 +13,9 @@
                                                       kern/__init__.py:456-472: T.unroll / T.serial
                                                       frames); `serial` is a runtime loop, sampled
                                                       like `for v in T.serial(...)`
+    K.warp_id_in_role() / K.tid_in_role()           warp - first_warp / thread - 32 first_warp of the
+                                                      innermost `with role:` (specialize.py:581-598);
+                                                      a role of a warpgroup is not followed
     K.PipelineState(depth, phase=p)                 TVM's PipelineState (kern/__init__.py:41 imports
                                                       it from tvm.backend.cuda.lang; tvm_classes.py)
     tile[stage] of a 3-D swizzled smem.alloc        StageView: `.ptr_to(r, c)` / `.m8n8(r, c)` is
@@ -35,8 +38,29 @@ class Specialize:
 
 
 class Role:
-    def __init__(self, name: str, warps: list, line: int):
+    def __init__(self, name: str, warps: list, line: int, grouped: bool = False):
         self.name, self.warps, self.line = name, warps, line
+        self.grouped = grouped  # role(..., group=wg): its in-role indices count from the warpgroup
+
+
+# The roles whose `with role:` bodies the walk is in, innermost last (kernel_walk.walk_role).
+ACTIVE_ROLES: list = []
+
+
+def role_index(short: str, line: int):
+    """`K.warp_id_in_role()` / `K.tid_in_role()` inside `with role:` (kern/specialize.py:581-598):
+    for a role without a warpgroup, warp - first_warp and thread - 32 first_warp; a ThreadIndex
+    (warps.py) evaluated per warp and lane.  Outside a role, or in a role of a warpgroup
+    (`% group.n_warps - ...`, not followed here), an Unresolved saying so."""
+    import warps as warps_mod
+    from kernel_env import Unresolved
+    if not ACTIVE_ROLES:
+        return Unresolved(f"K.{short}()", line, "an in-role index outside a `with role:` body (kern raises there)")
+    role = ACTIVE_ROLES[-1]
+    if role.grouped:
+        return Unresolved(f"K.{short}()", line, f"an in-role index in role {role.name}, which belongs to a "
+                          "warpgroup: counted from the warpgroup (specialize.py:594-595), not followed here")
+    return warps_mod.RoleIndex("warp" if short == "warp_id_in_role" else "thread", line, role.warps[0])
 
 
 def role_of(spec: Specialize, ev, node: ast.Call) -> Role:
@@ -48,6 +72,7 @@ def role_of(spec: Specialize, ev, node: ast.Call) -> Role:
         raise ConvertError("role() without warps=")
     if any(k in kw for k in ("when",)):
         raise ConvertError("role(when=...): a participation condition the extraction does not model")
+    grouped = "group" in kw and not (isinstance(kw["group"], ast.Constant) and kw["group"].value is None)
     w = ev.value(warps_node)
     warps = sorted(set(w)) if isinstance(w, (tuple, list, range)) else [w]
     if not warps or not all(isinstance(x, int) and not isinstance(x, bool) for x in warps):
@@ -55,7 +80,7 @@ def role_of(spec: Specialize, ev, node: ast.Call) -> Role:
     if warps != list(range(warps[0], warps[-1] + 1)):
         raise ConvertError(f"role warps {warps} are not one contiguous range (kern refuses them)")
     name = ev.value(name_node) if name_node is not None else "role"
-    return Role(str(name), warps, node.lineno)
+    return Role(str(name), warps, node.lineno, grouped)
 
 
 class StageView:

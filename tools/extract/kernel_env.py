@@ -235,6 +235,8 @@ _INT_BITS = {"int8": 8, "int16": 16, "int32": 32, "int64": 64, "uint8": 8, "uint
 def _int_cast(dtype: str, v, node):
     if dtype == "bool" and isinstance(v, (bool, int)):
         return bool(v)
+    if isinstance(v, bool) and dtype in _INT_BITS:
+        return int(v)  # a condition cast to an integer: 1 or 0 (K.Cast("uint32", kp != 0))
     if dtype not in _INT_BITS or isinstance(v, bool) or not isinstance(v, int):
         raise ConvertError(f"{ast.unparse(node)!r}: a cast the extraction does not evaluate")
     bits = _INT_BITS[dtype]
@@ -242,6 +244,10 @@ def _int_cast(dtype: str, v, node):
     if not dtype.startswith("u") and v >= 1 << (bits - 1):
         v -= 1 << bits
     return v
+
+
+def _is_zero(v) -> bool:
+    return (v is False or type(v) is int and v == 0)
 
 
 def _bounded(n: int, what: str) -> None:
@@ -307,6 +313,9 @@ class Evaluator(Translator):
             raise UnresolvedError(Unresolved(name, hv.line, import_reason(hv)))
         if name == head and (head in cn.BUILDER_PREFIXES or head in ("K", "Kern")):
             raise ConvertError(f"{name} is the builder namespace, not a value")
+        import builder_ns
+        if builder_ns.kern_member(name) is not None:
+            return builder_ns.kern_member(name)  # K.u16: a dtype token (builder_ns.py)
         if head in cn.BUILDER_PREFIXES or head in ("K", "Kern"):
             # the builder namespace itself is known (tvm.script's tirx, the kern DSL), wherever the
             # file imports it; this member of it has no static value here
@@ -356,6 +365,9 @@ class Evaluator(Translator):
                 except UnresolvedError:
                     raise
                 except ConvertError:
+                    import builder_ns
+                    if builder_ns.kern_member(d) is not None:
+                        return builder_ns.kern_member(d)
                     raise UnresolvedError(Unresolved(d, None, f"a member of the builder namespace {head} that the "
                                                      "extraction does not evaluate (no static value here)")) from None
         if isinstance(node, ast.Call):
@@ -418,7 +430,20 @@ class Evaluator(Translator):
             return True
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             return not self.value(node.operand)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor, ast.Div)):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd):
+            # x & 0 is 0 whatever x is (an int or a bool: `(k > 0) & flag` at k = 0 is False), so
+            # a side the source fixes at 0 / False decides it even when the other is a runtime value
+            try:
+                a = self.value(node.left)
+            except UnresolvedError:
+                b = self.value(node.right)
+                if _is_zero(b):
+                    return b
+                raise
+            if _is_zero(a):
+                return a
+            return a & self.value(node.right)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitOr, ast.BitXor, ast.Div)):
             a, b = self.value(node.left), self.value(node.right)
             if isinstance(node.op, ast.Div):
                 return a / b
@@ -555,6 +580,12 @@ class Evaluator(Translator):
         v = tmem_ops.eval_call(self, node, short)
         if v is not tmem_ops.NOT_HANDLED:
             return v
+        import builder_ns  # builder members with a static meaning (builder_ns.py)
+        v = builder_ns.shfl_sync(self, node)
+        if v is None:
+            v = builder_ns.reinterpret(self, node)
+        if v is not None:
+            return v
         import torch_facts  # torch.empty((), dtype=torch.D).element_size() (torch_facts.py)
         v = torch_facts.eval_call(self, node)
         if v is not torch_facts.NOT_HANDLED:
@@ -609,7 +640,7 @@ class Evaluator(Translator):
             v = self.value(node.args[1])
             dt = getattr(dt, "name", dt)
             return _int_cast(str(dt), v, node)
-        if fname == "ptx.pred" and len(node.args) == 1:
+        if fname in ("ptx.pred", "K.ptx.pred", "Kern.ptx.pred") and len(node.args) == 1:
             # tags an operand as a .pred register; its value is the operand's
             # (python/tvm/backend/cuda/ptx/engine.py:892-895)
             return self.value(node.args[0])
@@ -677,11 +708,14 @@ class Evaluator(Translator):
             phase = args[1] if len(args) > 1 else kw.get("phase")
             return tvm_classes.construct(Imported(tvm_classes.PIPELINE_MODULES[1], "PipelineState", node.lineno),
                                          [depth, phase] if phase is not None else [depth], node.lineno, "unset")
-        if fname.startswith(("K.", "Kern.")) and short in ("thread_id", "warp_id", "lane_id") and \
+        if fname.startswith(("K.", "Kern.")) and short in ("thread_id", "warp_id", "lane_id", "warp_id_in_role",
+                                                           "tid_in_role") and \
                 not node.keywords:
             # a kern thread index used inside an expression (`K.cast(K.thread_id(), "uint32")`)
             import warps as _w
             decl = _w.thread_decl(node, self)
+            if decl is not None and isinstance(decl[0], Unresolved):
+                raise UnresolvedError(decl[0])
             if decl is not None:
                 if self.thread is not None:
                     return decl[0].at(*self.thread)
@@ -909,12 +943,17 @@ class Evaluator(Translator):
             name = dotted(node)
             v = self.env.get(name) if name else None
             if isinstance(v, LayoutExpr):
-                return self.layout(v.node)
+                import builder_ns
+                return self.layout(builder_ns.unwrap_meta_var(v.node))
             if isinstance(v, Unresolved):
                 raise UnresolvedError(v)
             if name is not None and v is None and name not in self.env:
                 self.lookup(name)  # raises the precise reason
-        return super().layout(node)
+        import builder_ns  # L.unpack(4) of a name bound to a layout value (builder_ns.py)
+        chain = builder_ns.substitute_layout_receiver(node, self.env, LayoutExpr)
+        if chain is not None:
+            return self.layout(chain)
+        return super().layout(builder_ns.unwrap_meta_var(node))
 
 
 def assign_target(target, value, env: dict) -> None:
@@ -1054,7 +1093,12 @@ def assigned_in(stmts) -> list[tuple[str, int]]:
             targets = [i.optional_vars for i in sub.items if i.optional_vars is not None]
         elif isinstance(sub, ast.NamedExpr):
             targets = [sub.target]
+        elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and \
+                isinstance(sub.func.value, ast.Name) and sub.func.attr in set(LIST_METHODS) | set(DICT_METHODS):
+            targets = [sub.func.value]  # cfg.update(...) / xs.append(...) changes cfg / xs in place
         for t in targets:
+            while isinstance(t, ast.Subscript):
+                t = t.value  # cfg[key] = v changes cfg (the container stored into)
             out.extend((n, sub.lineno) for n in names_of(t))
     return out
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 
 import allocators
+import builder_ns
 import flow_pool
 import flow_state
 from lazy_module import LazyModule  # noqa: E402
@@ -43,6 +44,8 @@ LAYOUT_CALLS = {"TileLayout", "ComposeLayout", "SwizzleLayout", "mma_shared_layo
 
 
 def is_layout_expr(node) -> bool:
+    import builder_ns
+    node = builder_ns.unwrap_meta_var(node)  # T.meta_var(T.TileLayout(...)) is the layout
     if isinstance(node, ast.Subscript):
         from corpus_notation import dotted, strip_builder
         return strip_builder(dotted(node.value) or "") in ("S", "R")
@@ -91,9 +94,17 @@ class Extraction:
         return None
 
     def unique(self, base: str) -> str:
+        # a base that is itself an issued name ("x/3", a buffer derived from x's third allocation)
+        # must not collide with the next "x/N": every name issued once (a model needs unique names)
+        issued = self.__dict__.setdefault("_issued", set())
         n = self.names.get(base, 0) + 1
+        name = base if n == 1 else f"{base}/{n}"
+        while name in issued:
+            n += 1
+            name = f"{base}/{n}"
         self.names[base] = n
-        return base if n == 1 else f"{base}/{n}"
+        issued.add(name)
+        return name
 
     def block(self, item: str, line: int, u: Unresolved | None, reason: str | None = None) -> None:
         entry = {"item": item, "line": line}
@@ -242,7 +253,10 @@ class Walker:
     def bind(self, name_targets, value, env, line, cond=None):
         ex = self.ex
         for t in name_targets:
-            if isinstance(t, ast.Name) and isinstance(env.get(t.id), tvm_classes.TirLocal):
+            if isinstance(t, ast.Name) and isinstance(env.get(t.id), tvm_classes.TirLocal) and \
+                    not isinstance(value, (_ke.BufferRef, _ke.Pool, LayoutExpr, fragments.RegArray)):
+                # (a buffer, pool, layout or register array is no TIR scalar's value: a printed
+                # kernel reuses the name in another scope, and the assignment binds it anew)
                 cell = env[t.id]
                 if cond is not None:
                     cell.lose(line, f"assigned under the undecided condition of line {cond.line}")
@@ -314,6 +328,8 @@ class Walker:
                     n, st.lineno, "declared by T.local_scalar without a value; read before a store the walk follows"))
                 env[n].lane_depth = len(ex.lane_changes)
                 return
+            if isinstance(value, ast.Call) and len(names) == 1 and self.launch(value, names[0], ev, st.lineno):
+                return  # T.launch_thread(tag, extent) (builder_ns.py)
             if isinstance(value, ast.Call) and (dotted(value.func) or "").split(".")[-1] == "meta_var" and \
                     len(value.args) == 1 and not value.keywords and is_layout_expr(value.args[0]):
                 value = value.args[0]  # T.meta_var(L): the layout L itself (meta_var only stops the parser converting it)
@@ -532,6 +548,10 @@ class Walker:
                 for item in st.items:
                     if isinstance(item.context_expr, ast.Call):
                         self.scan_calls(item.context_expr, env, defs, called, cond)
+                    if item.optional_vars is not None and isinstance(item.optional_vars, ast.Name) and \
+                            isinstance(item.context_expr, ast.Call) and \
+                            self.launch(item.context_expr, item.optional_vars.id, ev, st.lineno):
+                        continue  # with T.launch_thread(tag, extent) as v (builder_ns.py)
                     if item.optional_vars is not None:
                         for n in names_of(item.optional_vars):
                             env[n] = ex.overrides.get(n, Unresolved(n, st.lineno, "bound by a with statement "
@@ -547,6 +567,26 @@ class Walker:
             defs[st.name] = fv
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
             bind_imports(st, env)
+
+    def launch(self, call, name, ev, line) -> bool:
+        """Binds `name` to what `T.launch_thread(tag, extent)` launches (builder_ns.py); False when
+        `call` is not that."""
+        got = builder_ns.launch_thread(call, ev, line)
+        if got is None:
+            return False
+        kind, v, n = got
+        env = ev.env
+        if name in self.ex.overrides:
+            env[name] = self.ex.overrides[name]
+        elif kind == "thread":
+            env[name] = v
+            if n is not None and self.ex.num_warps is None and 0 < n <= warps_mod.MAX_WARPS:
+                self.ex.num_warps = n
+        elif kind == "value":
+            env[name] = v
+        else:
+            env[name] = Unresolved(name, line, v)
+        return True
 
     def return_value(self, st: ast.Return, env):
         """The value of a helper's top-level `return`: an allocation call is the buffer (named as the
@@ -689,6 +729,7 @@ class Walker:
             return
         saved = (ex.warps, ex.warps_line)
         ex.warp_branches += 1
+        kern_forms.ACTIVE_ROLES.append(role)  # K.warp_id_in_role() inside it (kern_forms.py)
         try:
             ex.warps, ex.warps_line = ws, st.lineno
             tvm_classes.WALK["warps"] = ws
@@ -697,6 +738,7 @@ class Walker:
             ex.warps, ex.warps_line = saved
             tvm_classes.WALK["warps"] = saved[0]
             ex.warp_branches -= 1
+            kern_forms.ACTIVE_ROLES.pop()
 
     def walk_warp_branch(self, test, line, body, orelse, env, defs, called, cond) -> bool:
         """An `if` whose test depends only on thread indices: each branch is walked with the

@@ -70,6 +70,8 @@ def _tile_kind(call: ast.Call) -> str | None:
 
 
 def is_op(call: ast.Call, env: dict | None = None) -> bool:
+    import ptx_printed  # T.ptx.FAMILY(operands..., "tok", ..., marker): TVM's printed form
+    call = ptx_printed.normalize(call)
     if _tile_kind(call):
         return True
     if isinstance(call.func, ast.Attribute) and call.func.attr in ("commit", "dealloc"):
@@ -137,6 +139,17 @@ def record(call: ast.Call, env, ev, ex, line: int, cond) -> None:
 
 
 def _record(call: ast.Call, env, ev, ex, line: int, cond) -> None:
+    import ptx_printed
+    call = ptx_printed.normalize(call)
+    if _ptx_text(call, env) is not None:
+        try:
+            call = ptx_printed.expand_starred(call, env)  # K.ptx[...](m, *coords, p): each operand
+        except UnresolvedError as e:
+            t = _ptx_text(call, env) or "ptx"
+            k = ".".join(t.split(".")[:2]) if t.startswith(("mma.sync", "cp.async", "wgmma.mma_async")) else \
+                t.split(".")[0]
+            ex.block(f"op {k} at line {line}", line, e.item)
+            return
     kind = _tile_kind(call)
     if kind is None:
         text = _ptx_text(call, env)
@@ -207,7 +220,7 @@ def _append(op, call, ex, line, cond) -> None:
     if cond is not None:
         note = f"issued under the condition at line {cond.line} ({cond.reason})"
         op["notes"] = f"{note}; {op['notes']}" if "notes" in op else note
-    op["origin"] = ex.origin(line, call)
+    op["origin"] = ex.origin(line, getattr(call, "_source", call))  # the source text (ptx_printed.py)
     ordered = {"name": op.pop("name"), "kind": op.pop("kind")}
     ordered.update(op)
     ex.ops.append(ordered)
@@ -270,9 +283,11 @@ def _copy(call, kind, env, ev, ex, line) -> dict:
         raise ConvertError(f"{kind} needs dst and src")
     dst, db = region(call.args[0], env, ev, ex, line)
     src, sb = region(call.args[1], env, ev, ex, line)
-    kw = _kwargs(call, ev, KNOWN_COPY_KW | {"mbar"}, line)
+    import copy_options  # TMA options that do not change the data moved (copy_options.py)
+    kw = _kwargs(call, ev, KNOWN_COPY_KW | {"mbar"} | set(copy_options.IGNORED_TMA), line)
     dispatch = kw.get("dispatch") or default_dispatch(db, sb)
     mbar = tvm_pipeline.copy_mbar(kw.pop("mbar", None), dispatch)  # the completion barrier: notes only
+    ignored_note = copy_options.ignored(kw, dispatch)
     if dispatch is None and "local" in (sb.scope, db.scope) and \
             {sb.scope, db.scope} & {"shared", "shared.dyn", "global"}:
         # TVM tries ldstmatrix first (priority 10) and falls back to vec_auto_reg's per-thread
@@ -286,8 +301,9 @@ def _copy(call, kind, env, ev, ex, line) -> dict:
     if dispatch == "tma_auto":
         dispatch = "tma"  # TVM's tma_auto variant (copy_async/tma.py:2275) is the model's tma
     op = {"kind": kind, "dst": dst, "src": src, "dispatch": dispatch}
-    if mbar:
-        op["notes"] = mbar
+    notes = "; ".join(n for n in (mbar, ignored_note) if n)
+    if notes:
+        op["notes"] = notes
     if "cta_group" in kw:
         op["cta_group"] = kw["cta_group"]
     if dispatch in ("tcgen05", "ldstmatrix", "thread"):
@@ -371,9 +387,13 @@ def _gemm(call, env, ev, ex, line) -> dict:
     d, _ = region(call.args[0], env, ev, ex, line)
     a, _ = region(call.args[1], env, ev, ex, line)
     b, _ = region(call.args[2], env, ev, ex, line)
+    import copy_options  # smem_desc= (copy_options.py)
     import gemm_args
-    kw = _kwargs(gemm_args.bind(call, ev), ev, KNOWN_GEMM_KW, line)
+    kw = _kwargs(gemm_args.bind(call, ev), ev, KNOWN_GEMM_KW | {"smem_desc"}, line)
+    note = copy_options.gemm_ignored(kw, kw.get("dispatch"))
     op = {"kind": "gemm_async", "d": d, "a": a, "b": b}
+    if note:
+        op["notes"] = note
     if "cta_group" in kw:
         op["cta_group"] = kw["cta_group"]
     acc = kw.get("accum", False)

@@ -201,8 +201,6 @@ def _merge(ex, group, dbuf, sbuf, dlo, slo, n) -> bool:
 
 def _smem(call, store: bool, vec: int, ty: str, env, ex, emit) -> list[dict]:
     import fragments
-    if ty not in TYPE_BITS:
-        raise ConvertError(f"{'st' if store else 'ld'}.shared type .{ty} is not modelled")
     if len(call.args) != vec + 1 or call.keywords:
         raise ConvertError(f"{'st' if store else 'ld'}.shared.v{vec} takes {vec} registers and an address")
     addr = call.args[0] if store else call.args[-1]
@@ -217,6 +215,8 @@ def _smem(call, store: bool, vec: int, ty: str, env, ex, emit) -> list[dict]:
         # buffer with TVM's default row-major layout (allocators.py), but its plain per-thread
         # moves are not model ops, as before it was one
         return []
+    if ty not in TYPE_BITS:  # (after the moves that are no model ops whatever their type: a .b8 flag byte)
+        raise ConvertError(f"{'st' if store else 'ld'}.shared type .{ty} is not modelled")
     ev = Evaluator(env)
     ws = _check_lanes(ex, "st.shared" if store else "ld.shared")
     if not store and _broadcast(addr, env, ws, sbuf):

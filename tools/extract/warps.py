@@ -52,10 +52,25 @@ class ThreadIndex:
                 "elect": lane == 0}[self.kind]
 
 
+class RoleIndex(ThreadIndex):
+    """A kern in-role index (kern_forms.role_index): the warp / thread counted from the role's
+    first warp."""
+
+    def __init__(self, kind: str, line: int, first_warp: int):
+        super().__init__(kind, line)
+        self.first = first_warp
+
+    def at(self, warp: int, lane: int) -> int:
+        return warp - self.first if self.kind == "warp" else 32 * (warp - self.first) + lane
+
+
 def thread_decl(call: ast.Call, ev) -> tuple[ThreadIndex, int | None] | None:
     """(index, CTA warps it implies or None) when `call` declares a thread index."""
     d = dotted(call.func) or ""
     short = d.split(".")[-1]
+    if short in ("warp_id_in_role", "tid_in_role") and d.startswith(("K.", "Kern.")) and not call.args:
+        import kern_forms
+        return kern_forms.role_index(short, call.lineno), None
     if short == "elect_sync":
         return ThreadIndex("elect", call.lineno), None
     kind = THREAD_FUNCS.get(short)

@@ -13,6 +13,11 @@
 //     A, thread 5 (g 1, q 1):  i 0,1 -> (1,2),(1,3)   i 2,3 -> (9,2),(9,3)
 //                              i 4,5 -> (1,10),(1,11) i 6,7 -> (9,10),(9,11)
 //
+// mma.sync.aligned.m16n8k8, f16/bf16 inputs (PTX ISA 9.1 §9.7.14.5.7, "Matrix Fragments for
+// mma.m16n8k8"): the first K half of the m16n8k16 maps; C/D is m16n8k16's.
+//   A 16x8  (i = 0..3):  row = g + 8 ((i >> 1) & 1)        col = 2q + (i & 1)
+//   B 8x8   (i = 0..1):  row(k) = 2q + (i & 1)              col(n) = g
+//
 // wgmma.mma_async m64nNk16 (PTX §9.7.15.5.1.1.1; CUTLASS CLayout_64xN / ALayout_64x16),
 // warp w of the warpgroup (w = warp_rank % 4) owns rows 16w .. 16w+15:
 //   D 64xN (i = 0 .. N/2-1): row = 16w + g + 8 ((i >> 1) & 1)  col = 8 (i >> 2) + 2q + (i & 1)
@@ -38,11 +43,15 @@ struct RowCol {
 RowCol mma_m16n8k16_a(int t, int i);  // (row m, col k)
 RowCol mma_m16n8k16_b(int t, int i);  // (row k, col n)
 RowCol mma_m16n8k16_c(int t, int i);  // (row m, col n)
+RowCol mma_m16n8k8_a(int t, int i);   // (row m, col k), i in [0, 4)
+RowCol mma_m16n8k8_b(int t, int i);   // (row k, col n), i in [0, 2)
 
 RowCol wgmma_m64nNk16_d(int w, int t, int i, int n_total);  // (row m, col n)
 RowCol wgmma_m64nNk16_a(int w, int t, int i);               // (row m, col k)
 
-// Elements per thread: A 8, B 4, C 4; wgmma D N/2, wgmma A 8.
+// Elements per thread (m16n8k16): A 8, B 4, C 4; wgmma D N/2, wgmma A 8.
 inline constexpr int kMmaAElems = 8, kMmaBElems = 4, kMmaCElems = 4, kWgmmaAElems = 8;
+// m16n8k8: A 4, B 2 (C as m16n8k16).
+inline constexpr int kMmaK8AElems = 4, kMmaK8BElems = 2;
 
 }  // namespace tirx::hw

@@ -16,6 +16,7 @@
 //   mma.sync    a (M, K) = (16, 16)        hw::mma_m16n8k16_a(t, i) = (row, col)   (§9.7.14.5.8)
 //   m16n8k16    b (N, K) = (8, 16)         hw::mma_m16n8k16_b(t, i) = (k, n)
 //               c (M, N) = (16, 8)         hw::mma_m16n8k16_c(t, i) = (row, col)
+//   m16n8k8     a (16, 8), b (8, 8)        hw::mma_m16n8k8_a / _b; c as m16n8k16   (§9.7.14.5.7)
 //   wgmma       d (64, N)                  hw::wgmma_m64nNk16_d(w, t, i, N)        (§9.7.15.5.1.1.1)
 //
 // For mma/wgmma, element i of a thread lives in its register i * bits / 32 at bit
@@ -266,7 +267,7 @@ std::optional<KernelFinding> check_ldmatrix(const KernelContext& ctx, std::size_
 
 // ---- mma.sync / wgmma operand fragments ----
 
-enum class Operand { kA, kB, kC, kWgmmaD };
+enum class Operand { kA, kB, kC, kWgmmaD, kA8, kB8 };
 
 // (row, col) of the region element that thread (w, t)'s element i must be, region order.
 hw::RowCol expected(Operand o, int w, int t, int i, int n_total) {
@@ -277,6 +278,11 @@ hw::RowCol expected(Operand o, int w, int t, int i, int n_total) {
       return {kn.col, kn.row};
     }
     case Operand::kC: return hw::mma_m16n8k16_c(t, i);
+    case Operand::kA8: return hw::mma_m16n8k8_a(t, i);
+    case Operand::kB8: {
+      const hw::RowCol kn = hw::mma_m16n8k8_b(t, i);  // (k, n); the region is (N, K)
+      return {kn.col, kn.row};
+    }
     case Operand::kWgmmaD: return hw::wgmma_m64nNk16_d(w, t, i, n_total);
   }
   return {};
@@ -456,6 +462,11 @@ std::vector<KernelFinding> fragment(const KernelContext& ctx) {
     try {
       if (const auto* l = std::get_if<LdmatrixOp>(&op.data)) {
         f = check_ldmatrix(ctx, i, *l);
+      } else if (const auto* m = std::get_if<MmaSyncOp>(&op.data); m && m->shape == "m16n8k8") {
+        f = check_operands(ctx, i, "mma.sync.aligned.m16n8k8",
+                           {{Operand::kA8, "A", &m->a, 16, 8, {16}, hw::kMmaK8AElems, 0, "PTX ISA 9.1 §9.7.14.5.7"},
+                            {Operand::kB8, "B", &m->b, 8, 8, {16}, hw::kMmaK8BElems, 0, "PTX ISA 9.1 §9.7.14.5.7"},
+                            {Operand::kC, "C", &m->c, 16, 8, {32, 16}, hw::kMmaCElems, 0, "PTX ISA 9.1 §9.7.14.5.7"}});
       } else if (const auto* m = std::get_if<MmaSyncOp>(&op.data)) {
         f = check_operands(ctx, i, "mma.sync.aligned.m16n8k16",
                            {{Operand::kA, "A", &m->a, 16, 16, {16}, hw::kMmaAElems, 0, "PTX ISA 9.1 §9.7.14.5.8"},
