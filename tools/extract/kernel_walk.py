@@ -189,20 +189,11 @@ class Walker:
             self.ex.returned_warps = saved[0]
 
     def _walk_function(self, fv: FuncValue, env: dict, local_defs: dict, called: set) -> None:
-        body, i = fv.node.body, 0
-        while i < len(body):
-            st = body[i]
-            if isinstance(st, ast.Return):  # the function ends here: what it gives its caller
-                self.returned = self.return_value(st, env)
-                break
-            run = role_order.role_run(body, i, env, kern_forms.Role)  # sibling kern roles (role_order.py)
-            if len(run) > 1:
-                for r in role_order.order(run, body, env):
-                    self.walk_stmt(r, env, local_defs, called, None)
-                i += len(run)
-                continue
-            self.walk_stmt(st, env, local_defs, called, None)
-            i += 1
+        body = fv.node.body
+        end = next((i for i, st in enumerate(body) if isinstance(st, ast.Return)), len(body))
+        self.walk_body(body[:end], env, local_defs, called, None)
+        if end < len(body):  # the function ends at its first return: what it gives its caller
+            self.returned = self.return_value(body[end], env)
         launch_warps = kern_launch_warps(fv.node, env)
         # Nested defs that no statement called are walked on their own, callers first: a helper
         # that another nested def calls (`load_stage(...)` in the kernel) is walked there, with
