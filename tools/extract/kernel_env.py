@@ -1116,6 +1116,28 @@ LIST_METHODS = ("append", "extend", "insert", "pop", "sort", "reverse", "clear")
 DICT_METHODS = ("update", "setdefault", "pop", "clear")
 
 
+def _count_iteration(budget: list) -> None:
+    """One more iteration of a loop in helper code: bounded per evaluation and per extraction
+    (MAX_STRAIGHT_ITERATIONS / MAX_TOTAL_ITERATIONS at the top of this file); raises ConvertError past either."""
+    budget[0] += 1
+    SIBLINGS["iterations"] = SIBLINGS.get("iterations", 0) + 1
+    if budget[0] > MAX_STRAIGHT_ITERATIONS:
+        raise ConvertError(f"more than {MAX_STRAIGHT_ITERATIONS} loop iterations in one evaluation")
+    if SIBLINGS["iterations"] > MAX_TOTAL_ITERATIONS:
+        raise ConvertError(f"more than {MAX_TOTAL_ITERATIONS} loop iterations of helper code in this extraction")
+
+
+def _run_iteration(body: list, env: dict, ev, budget: list) -> bool:
+    """Run one iteration of a loop body; True when it ended in `break`."""
+    try:
+        run_straight(body, env, ev, budget)
+    except _Continue:
+        pass
+    except _Break:
+        return True
+    return False
+
+
 def run_straight(body: list, env: dict, ev: Evaluator, budget: list | None = None) -> None:
     """Execute straight-line code of a helper or a kernel builder as Python does: assignments
     (a list display is a mutable list), augmented assignments, ifs with decidable tests, `for`
@@ -1198,19 +1220,9 @@ def run_straight(body: list, env: dict, ev: Evaluator, budget: list | None = Non
                 continue
             broke = False
             for item in list(items):
-                budget[0] += 1
-                SIBLINGS["iterations"] = SIBLINGS.get("iterations", 0) + 1
-                if budget[0] > MAX_STRAIGHT_ITERATIONS:
-                    raise ConvertError(f"more than {MAX_STRAIGHT_ITERATIONS} loop iterations in one evaluation")
-                if SIBLINGS["iterations"] > MAX_TOTAL_ITERATIONS:
-                    raise ConvertError(f"more than {MAX_TOTAL_ITERATIONS} loop iterations of helper code in this "
-                                       "extraction")
+                _count_iteration(budget)
                 assign_target(st.target, item, env)
-                try:
-                    run_straight(st.body, env, ev, budget)
-                except _Continue:
-                    continue
-                except _Break:
+                if _run_iteration(st.body, env, ev, budget):
                     broke = True
                     break
             if not broke:
@@ -1230,18 +1242,8 @@ def run_straight(body: list, env: dict, ev: Evaluator, budget: list | None = Non
                     break
                 if not test:
                     break
-                budget[0] += 1
-                SIBLINGS["iterations"] = SIBLINGS.get("iterations", 0) + 1
-                if budget[0] > MAX_STRAIGHT_ITERATIONS:
-                    raise ConvertError(f"more than {MAX_STRAIGHT_ITERATIONS} loop iterations in one evaluation")
-                if SIBLINGS["iterations"] > MAX_TOTAL_ITERATIONS:
-                    raise ConvertError(f"more than {MAX_TOTAL_ITERATIONS} loop iterations of helper code in this "
-                                       "extraction")
-                try:
-                    run_straight(st.body, env, ev, budget)
-                except _Continue:
-                    continue
-                except _Break:
+                _count_iteration(budget)
+                if _run_iteration(st.body, env, ev, budget):
                     broke = True
                     break
             if not broke:
