@@ -130,15 +130,21 @@ def bind_encoder(call: ast.Call, env: dict, ex, line: int) -> bool:
     if short == "encode_instr_descriptor" and "tcgen05" in d and call.args:
         name = _target_name(call.args[0])
         if name is not None:
-            try:
-                env[name] = _instr_desc(call, Evaluator(env), line)
-            except UnresolvedError as e:
-                env[name] = Unresolved(name, line, f"the instruction descriptor at line {line} depends on an "
-                                       "unresolved value", e.item)
-            except (ConvertError, TypeError, ValueError) as e:
-                env[name] = Unresolved(name, line, f"the instruction descriptor at line {line} is not modelled: {e}")
+            bind_instr_desc(env, name, line, lambda: _instr_desc(call, Evaluator(env), line))
         return True
     return False
+
+
+def bind_instr_desc(env: dict, name: str, line: int, build) -> None:
+    """env[name] = build() (an instruction descriptor); when build raises, an Unresolved saying
+    why (an unresolved operand, or a form the model does not describe)."""
+    try:
+        env[name] = build()
+    except UnresolvedError as e:
+        env[name] = Unresolved(name, line, f"the instruction descriptor at line {line} depends on an "
+                               "unresolved value", e.item)
+    except (ConvertError, TypeError, ValueError) as e:
+        env[name] = Unresolved(name, line, f"the instruction descriptor at line {line} is not modelled: {e}")
 
 
 def _dtype_of(ev, node) -> str:

@@ -59,13 +59,7 @@ def bind_encoder(call: ast.Call, env: dict, ex, line: int) -> bool:
     if short == "encode_instr_descriptor_block_scaled" and "tcgen05" in d and call.args:
         name = instr_ops._target_name(call.args[0])
         if name is not None:
-            try:
-                env[name] = _block_scaled_desc(call, Evaluator(env), line)
-            except UnresolvedError as e:
-                env[name] = Unresolved(name, line, f"the instruction descriptor at line {line} depends on an "
-                                       "unresolved value", e.item)
-            except (ConvertError, TypeError, ValueError) as e:
-                env[name] = Unresolved(name, line, f"the instruction descriptor at line {line} is not modelled: {e}")
+            instr_ops.bind_instr_desc(env, name, line, lambda: _block_scaled_desc(call, Evaluator(env), line))
         return True
     if short == "runtime_instr_desc" and len(call.args) == 2:
         name = instr_ops._target_name(call.args[0])
