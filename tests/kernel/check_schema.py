@@ -2,7 +2,8 @@
 """Every model the project ships or tests with conforms to docs/model-format.schema.json, and the
 schema refuses what the loader refuses (a few representative bad models).
 
-Checked: models/kernels/*.json, tests/kernel/*.json, and each tests/kernel/cases/*.json model after
+Checked: models/kernels/*.json, tests/kernel/*.json, the extraction tests' expected models
+(tests/extract/*.expected.json, what `tirx-verify extract` writes), and each tests/kernel/cases/*.json model after
 its patch (cases whose model is meant to be refused by the loader set "schema_valid": false).
 Uses python3-jsonschema (Debian; scripts/install-deps.sh). Prints "N valid, M failed".
 """
@@ -44,7 +45,8 @@ def main():
     v = jsonschema.Draft202012Validator(schema)
     docs = []
     for f in sorted(glob.glob(os.path.join(a.root, "models/kernels/*.json")) +
-                    glob.glob(os.path.join(a.root, "tests/kernel/*.json"))):
+                    glob.glob(os.path.join(a.root, "tests/kernel/*.json")) +
+                    glob.glob(os.path.join(a.root, "tests/extract/*.expected.json"))):
         docs.append((os.path.relpath(f, a.root), json.load(open(f)), True))
     for f in sorted(glob.glob(os.path.join(a.root, "tests/kernel/cases/*.json"))):
         case = json.load(open(f))
