@@ -615,6 +615,9 @@ class Evaluator(Translator):
             v = self.value(node.args[0])
             if isinstance(v, int):
                 return int(v)
+            import tmem_cp  # a 64-bit descriptor built by bit arithmetic stays itself in a 64-bit type
+            if short in ("uint64", "int64") and isinstance(v, tmem_cp.DescWithStart):
+                return v
         if fname in ("tvm.tirx.any", "tirx.any", "tvm.tir.any") and node.args and not node.keywords:
             # the Or of its arguments (apache/tvm 5d4dc87 python/tvm/tirx/op.py:1206-1229)
             return any(bool(self.value(a)) for a in node.args)
