@@ -500,8 +500,10 @@ def _desc(v, what, thread=None) -> dict:
     descriptor}.  `v` is an encode_matrix_descriptor binding, a SmemDescriptor (its init()), or
     `desc.add_16B_offset(units)` of one: `start` stays the init pointer, `offset_bytes` = 16 units
     (the model's descriptor form), and the operand starts at the element that many bytes on."""
+    import reg_values
     import tvm_classes
     import tmem_cp
+    v = reg_values.content(v)  # a register a helper's PTX moves filled (reg_values.py)
     if isinstance(v, tmem_cp.DescWithStart):  # a descriptor re-pointed / built by bit arithmetic (tmem_cp.py)
         p, nbytes, desc = tmem_cp._src(v, what)
         return {"ptr": offset_ptr(p, nbytes, what) if nbytes else p, "line": None, "desc": desc, "init_warps": None}

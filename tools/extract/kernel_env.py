@@ -1134,6 +1134,14 @@ def run_straight(body: list, env: dict, ev: Evaluator, budget: list | None = Non
         if isinstance(st, ast.Return):
             v = ev.value(st.value) if st.value is not None else None
             raise _Return(tuple(v) if isinstance(v, list) else v)
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+            import reg_values  # a register array of helper code (reg_values.py)
+            arr = reg_values.new_array(st.value, ev, st.lineno, st.targets[0].id)
+            if arr is not None:
+                env[st.targets[0].id] = arr
+                continue
+        if isinstance(st, ast.Expr) and __import__("reg_values").run(st, env, ev):
+            continue
         if isinstance(st, ast.Assign):
             v = _straight_value(ev, st.value, "/".join(n for t in st.targets for n in names_of(t)), st.lineno)
             for t in st.targets:

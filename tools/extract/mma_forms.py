@@ -423,6 +423,7 @@ def sf_operand(node, e, env, ex, what) -> dict:
         raise ConvertError(f"{what}: {ast.unparse(node)!r} is neither an integer nor an address from a TMEM "
                            f"buffer's allocated_addr (got {type(v).__name__})")
     lane, col = (v >> 16) + lane_add, (v & 0xFFFF) + col_add
+    tmem_ops.raw_alloc_buffer(env, ex)  # a kernel with raw addresses only: its allocation's storage
     starts = []
     for b in ex.buffers:
         # roots, and for an SF operand the scale-factor buffers (sf_tmem_layout) move_base_to
