@@ -605,8 +605,44 @@ def offset_ptr(p, nbytes: int, what: str):
         lead, i = divmod(lead, n)
         idx.insert(0, i)
     if lead:
+        q = _in_pool_neighbour(p, (o - nbytes // esz) * esz + nbytes, what)
+        if q is not None:
+            return q
         raise ConvertError(f"{what}: {nbytes} bytes from {ptr_text(p)} run past {b.name} {tuple(shape)}")
     return Ptr(b, tuple(idx) + (r, kb * W + cw))
+
+
+def _in_pool_neighbour(p, byte: int, what: str):
+    """An address past p's buffer in its SMEMPool (flash_attention_backward: every descriptor's
+    start is Q_row's start field plus `(X.elem_offset - Q_row.elem_offset) * 2 // 16`): the element
+    of the one other pool buffer whose bytes hold it.  byte: the address's byte offset from p's
+    buffer's first byte.  Only when every buffer of the pool has a derived offset (smem_placement.py:
+    the bump allocator's start, move_base_to) and exactly one of them holds that byte; two buffers
+    there (a pool region reused by a later buffer: sK and the dK epilogue tile) are named as the
+    reason, none picked.  None when the pool's offsets are not all known."""
+    from fragments import Ptr
+    b = p.buf
+    pool, off = getattr(b, "smem_pool", None), getattr(b, "smem_off", None)
+    members = getattr(pool, "members", None)
+    if not members or not isinstance(off, int) or             not all(isinstance(getattr(m, "smem_off", None), int) for m in members):
+        return None
+    target = off + byte
+    hits = []
+    for m in members:
+        esz = DTYPE_BYTES.get(m.dtype)
+        size = esz * math.prod(m.shape) if esz else None
+        if size is None:
+            return None
+        if m.smem_off <= target < m.smem_off + size:
+            hits.append(m)
+    if len(hits) != 1:
+        raise ConvertError(f"{what}: the address {byte} bytes from {b.name}'s start (pool byte {target}) lies in "
+                           + (f"several buffers of the pool ({', '.join(m.name for m in hits)}): which one the "
+                              "operand reads is not fixed by the address" if hits else "no buffer of the pool"))
+    m = hits[0]
+    if m is b:
+        return None
+    return offset_ptr(Ptr(m, (0,) * len(m.shape)), target - m.smem_off, what)
 
 
 def _operand_region(p, rows: int, k: int, what: str) -> str:

@@ -74,7 +74,21 @@ def _datapath_view(buf: BufferRef, rel_lane: int, rel_col: int, rows: int, ncols
     or None when buf is not plain 32-bit 128-lane storage (the caller refuses as before)."""
     import tmem_ops
     rc = tmem_ops._plain_cols(buf)
-    if rc is None or rc[0] != instr_lanes() or buf.dtype not in ("float32", "uint32", "int32") or rows != 64:
+    if rc is None or rc[0] != instr_lanes() or buf.dtype not in ("float32", "uint32", "int32"):
+        return None
+    if rows == instr_lanes() and dp in ("A", "D") and bits == 16 and rel_lane == 0:
+        # 16-bit A of a 128-row data path (row m in lane m) in 32-bit storage: the storage's
+        # 16-bit view, two elements per column, element c in column c // 2, bits 16 (c % 2)
+        # (hw::a_operand_cells: column C0 + k x bits / 32, bit k x bits mod 32)
+        ecols, c0 = rc[1] * 2, rel_col * 2
+        if c0 + ncols > ecols:
+            raise ConvertError(f"{what}: columns {rel_col}..{rel_col + (ncols - 1) // 2} are outside {buf.name} "
+                               f"{tuple(buf.shape)}")
+        spec = {"name": f"{buf.name}.{dtype}", "base": buf, "shape": (rows, ecols), "dtype": dtype,
+                "layout": f"S[({rows},{ecols}):(1@TLane,1@TCol)]", "view_of": {"buffer": buf.name, "lane": 0, "col": 0},
+                "what": f"its {dtype} view (two elements per 32-bit cell, the low half first)"}
+        return spec, ":" if (c0, ncols) == (0, ecols) else f"{c0}:{c0 + ncols}"
+    if rows != 64:
         return None
     if dp != "F":
         raise ConvertError(f"{what}: {rows} rows per CTA in plain storage {buf.name} {tuple(buf.shape)}: data path "
@@ -93,7 +107,9 @@ def _datapath_view(buf: BufferRef, rel_lane: int, rel_col: int, rows: int, ncols
     name = f"{buf.name}.F{16 if rel_lane else ''}" + ("" if bits == 32 else f".{dtype}")
     spec = {"name": name, "base": buf, "shape": (64, ecols), "dtype": buf.dtype if bits == 32 else dtype,
             "layout": f"S[(4,16,{ecols}):(32@TLane,1@TLane,1@TCol)]",
-            "view_of": {"buffer": buf.name, "lane": rel_lane, "col": 0}}
+            "view_of": {"buffer": buf.name, "lane": rel_lane, "col": 0},
+            "what": f"the cells an M = 64 cta_group::1 tcgen05.mma (data-path Layout F, PTX ISA §9.7.16.10.5) uses "
+                    f"for row m: lane {rel_lane} + m % 16 + 32 (m // 16), every column"}
     cols = ":" if (c0, ncols) == (0, ecols) else f"{c0}:{c0 + ncols}"
     return spec, cols
 
@@ -105,7 +121,8 @@ def instr_lanes() -> int:
 
 def datapath(m: int, cg: int, ws: bool) -> str:
     """The data-path letter of a tcgen05.mma (PTX ISA §9.7.16.10.5; hw::mma_datapath)."""
-    return {(1, 64, False): "F", (1, 64, True): "E", (2, 128, False): "B"}.get((cg, m, ws), "?")
+    return {(1, 64, False): "F", (1, 64, True): "E", (2, 128, False): "B", (1, 128, False): "D",
+            (1, 128, True): "D", (2, 256, False): "A"}.get((cg, m, ws), "?")
 
 
 def emit_view(spec: dict, ex) -> str:
@@ -115,9 +132,7 @@ def emit_view(spec: dict, ex) -> str:
                 ast.Constant(spec["name"]), view_of=spec["view_of"])
     b = next(x for x in ex.buffers if x["name"] == ref.name)
     b["origin"] = (f"{ex.current_file()}:{spec['base'].line} a view of plain TMEM storage {spec['base'].name} the "
-                   "kernel does not declare: the cells an M = 64 cta_group::1 tcgen05.mma (data-path Layout F, PTX ISA "
-                   "§9.7.16.10.5) uses for row m, lane " + str(spec["view_of"]["lane"]) + " + m % 16 + 32 (m // 16), "
-                   "every column")
+                   f"kernel does not declare: {spec['what']}")
     return ref.name
 
 
@@ -180,8 +195,9 @@ def a_operand(node, e, env, ex, rows: int, k: int, dp: str = "?", a_dtype: str =
         if (k * ebits) % 32:
             raise ConvertError(f"A: K = {k} elements of {ebits} bits are not whole 32-bit columns")
         return {"a_tmem": {"lane": addr.lane, "col": addr.col}, "a": v,
-                "why": f"A in TMEM: {why}; A and the accumulator in plain storage {buf.name}: regions of its "
-                       "Layout F data-path view (mma_tmem.py), which kernel.tmem-datapath passes by construction"}
+                "why": f"A in TMEM: {why}; A in plain storage {buf.name}: a region of {v[0]['name']}, "
+                       f"{v[0]['what']} (mma_tmem.py)" + ("; kernel.tmem-datapath passes it by construction"
+                                                          if rows == 64 else "")}
     c = _element_at(buf, addr.lane - start[0], addr.col - start[1], "A")
     if bits and (k * bits) % 32:
         raise ConvertError(f"A: K = {k} elements of {bits} bits are not whole 32-bit columns")
