@@ -504,6 +504,9 @@ def _desc(v, what, thread=None) -> dict:
     import tvm_classes
     import tmem_cp
     v = reg_values.content(v)  # a register a helper's PTX moves filled (reg_values.py)
+    if getattr(getattr(v, "array", None), "values", None) is not None:
+        raise ConvertError(f"the {what} descriptor is the content of register {v.array.name}[{v.index}] of helper code, "
+                           "which its instructions do not fix (reg_values.py follows mov.b64 and add.u32 only)")
     if isinstance(v, tmem_cp.DescWithStart):  # a descriptor re-pointed / built by bit arithmetic (tmem_cp.py)
         p, nbytes, desc = tmem_cp._src(v, what)
         return {"ptr": offset_ptr(p, nbytes, what) if nbytes else p, "line": None, "desc": desc, "init_warps": None}
