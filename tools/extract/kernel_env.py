@@ -509,7 +509,8 @@ class Evaluator(Translator):
                 why = getattr(base, "start_why", None) or "an SMEMPool offset not followed, or a view without a known start"
                 raise ConvertError(f"{ast.unparse(node)!r}: where {base.name} starts from its data pointer is not "
                                    f"derived ({why})")
-            return got
+            import named_offset  # the number remembers its buffer (named_offset.py)
+            return named_offset.Toward(got, base)
         if isinstance(base, tvm_classes.PipeState):
             if attr in tvm_classes.STATE_METHODS:
                 raise ConvertError(f"{ast.unparse(node)!r}: a PipelineState method (a statement)")
@@ -598,7 +599,8 @@ class Evaluator(Translator):
         if short in ("cast", "reinterpret_cast") and len(node.args) == 2 and fname.startswith(("cast", "T.", "Tx.", "K.")):
             v = self.value(node.args[0])  # Tx.cast(x, "uint32") of an integer is the integer
             if isinstance(v, int) and not isinstance(v, bool):
-                return int(v)
+                import named_offset
+                return v if isinstance(v, named_offset.Toward) else int(v)
             if isinstance(v, bool) and short == "cast" and isinstance(node.args[1], ast.Constant) and \
                     str(node.args[1].value).startswith(("int", "uint")):
                 return int(v)  # a condition cast to an integer type: 1 or 0 (TIR's Cast of a bool)

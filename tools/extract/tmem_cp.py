@@ -92,7 +92,10 @@ class StartField(SmemPtr):
     __rand__ = __and__
 
     def __add__(self, k):
-        return StartField(self.ptr, self.nbytes + _units(k, "a start field"))
+        import named_offset
+        f = StartField(self.ptr, self.nbytes + _units(k, "a start field"))
+        f.toward = named_offset.toward(k) or getattr(self, "toward", None)
+        return f
 
     __radd__ = __add__
 
@@ -106,7 +109,9 @@ class DescNoStart:
     def __or__(self, f):
         if not isinstance(f, StartField):
             raise ConvertError("a descriptor without its start field | something that is not a start field")
-        return DescWithStart(self.desc, f.ptr, f.nbytes)
+        d = DescWithStart(self.desc, f.ptr, f.nbytes)
+        d.toward = getattr(f, "toward", None)
+        return d
 
     __ror__ = __or__
 
@@ -149,7 +154,9 @@ class DescWithStart:
         self.desc, self.ptr, self.nbytes = desc, ptr, nbytes
 
     def __add__(self, k):
-        return DescWithStart(self.desc, self.ptr, self.nbytes + _units(k, "a descriptor"))
+        d = DescWithStart(self.desc, self.ptr, self.nbytes + _units(k, "a descriptor"))
+        d.toward = getattr(self, "toward", None)
+        return d
 
     __radd__ = __add__
 
@@ -220,7 +227,9 @@ def eval_call(ev, node: ast.Call, short: str, not_handled):
         if _int(b) and isinstance(a, StartField):
             a, b = b, a
         if _int(a) and isinstance(b, StartField) and not a & FIELD:
-            return DescWithStart(RawDesc(a), b.ptr, b.nbytes)
+            d = DescWithStart(RawDesc(a), b.ptr, b.nbytes)
+            d.toward = getattr(b, "toward", None)
+            return d
         if isinstance(a, DescNoStart) and isinstance(b, StartField):
             return a | b
         if isinstance(b, DescNoStart) and isinstance(a, StartField):
