@@ -9,11 +9,14 @@ from one anchor: the start field of Q's shared address plus `(K.elem_offset - Q.
 
 --param BAD_SBO=True: the fixed bits say SBO 512 bytes, K's layout has 1024: kernel.mma-descriptor
 fails.  --param ALIAS=True: a second buffer (E) is placed over K's bytes with move_base_to, so the
-anchor's address names two pool buffers: the MMAs are unresolved, naming both."""
+anchor's address lies in two pool buffers; the offset was computed from K.elem_offset, so K is
+named.  With --param PLAIN_DELTA=True as well the byte distance is the literal 8192: the address
+alone does not say which buffer, and the MMAs are unresolved, naming both."""
 from tvm.script import tirx as T
 
 BAD_SBO = False
 ALIAS = False
+PLAIN_DELTA = False
 D_COL = 256
 _MMA = "tcgen05.mma.cta_group::1.kind::f16"
 B_BITS = (0x40004020 if BAD_SBO else 0x40004040) << 32 | 1 << 16   # 128B swizzle, version 1, SBO, LBO 16 B
@@ -55,7 +58,8 @@ def kernel(Kg: T.Buffer((64, 64), "float16")):
             if T.filter(lane_id, T.cuda.elect_sync()):
                 q_addr: T.uint32 = T.cuda.cvta_generic_to_shared(Q.ptr_to([0, 0]))
                 q_start: T.uint64 = T.cast(T.shift_right(q_addr, T.uint32(4)), "uint64")
-                desc_k = desc_from_anchor(B_BITS, q_start, (K.elem_offset - Q.elem_offset) * 2)
+                delta = 8192 if PLAIN_DELTA else (K.elem_offset - Q.elem_offset) * 2
+                desc_k = desc_from_anchor(B_BITS, q_start, delta)
                 for ki in T.unroll(4):
                     T.ptx[_MMA](T.uint32(D_COL), T.uint32(ki * 8), T.uint64(desc_k + 2 * ki), IDESC,
                                 0, 0, 0, 0, ki != 0)
