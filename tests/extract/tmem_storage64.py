@@ -12,12 +12,18 @@ low word with add.u32 and joins it again; warps 0-3 read D back with .16x256b lo
 store wrote: kernel.coverage fails.  --param A_LANE=8: a lane PTX does not allow for Layout F:
 the MMA is unresolved, saying so.  --param BAD_HELPER=True: the helper changes the low word with
 an instruction the extraction does not model (xor.b32): B's descriptor is a register's runtime
-content and the MMA stays unresolved."""
+content and the MMA stays unresolved.  --param WS=True: one more MMA, `.ws` M = 64 N = 64 (data
+path Layout E) with A from shared memory and D at column 192: the accumulator is the view
+tm.E64@192 (element (m, n) in lane m + 64 (n // 32), column 192 + n % 32); with WS_TS=True too
+its A is a TMEM address, which Layout E reads from both 64-lane halves: unresolved, saying so."""
 from tvm.script import tirx as T
 
 A_LANE = 0
 BAD_HELPER = False
 D_COL = 128
+WS = False
+WS_TS = False
+IDESC_WS = T.uint32((1 << 4) | (2 << 7) | (2 << 10) | (8 << 17) | (4 << 24))  # f32 D, tf32 A/B, N 64, M 64
 _MMA = "tcgen05.mma.cta_group::1.kind::tf32"
 _ST = "tcgen05.st.sync.aligned.16x256b.x4.b32"
 _LD = "tcgen05.ld.sync.aligned.16x256b.x1.b32"
@@ -46,6 +52,10 @@ def kernel(Bg: T.Buffer((8, 32), "float32")):
     tmem_addr = pool.alloc([1], "uint32", align=4)
     B_smem = pool.alloc((8, 32), "float32", align=1024,
                         layout=T.mma_shared_layout("float32", T.SwizzleMode.SWIZZLE_128B_ATOM, (8, 32)))
+    A_smem = pool.alloc((64, 32), "float32", align=1024,
+                        layout=T.mma_shared_layout("float32", T.SwizzleMode.SWIZZLE_128B_ATOM, (64, 32)))
+    B64 = pool.alloc((64, 32), "float32", align=1024,
+                     layout=T.mma_shared_layout("float32", T.SwizzleMode.SWIZZLE_128B_ATOM, (64, 32)))
     pool.commit()
     tmem_pool = T.TMEMPool(pool, total_cols=256, cta_group=1, tmem_addr=tmem_addr)
     tm = tmem_pool.alloc((128, 256), "float32", layout=T.TileLayout(T.S[(128, 256):(1 @ T.TLane, 1 @ T.TCol)]))
@@ -53,6 +63,8 @@ def kernel(Bg: T.Buffer((8, 32), "float32")):
     a_regs = T.alloc_local((16,), "uint32")
     d_regs = T.alloc_local((4,), "float32")
     desc_b: T.uint64
+    desc_a: T.uint64
+    desc_b64: T.uint64
     if wg_id == 1:
         T.ptx[_ST](T.cuda.get_tmem_addr(T.uint32(0), 0, 0), *[a_regs[j] for j in range(16)])
     T.cuda.cta_sync()
@@ -65,6 +77,13 @@ def kernel(Bg: T.Buffer((8, 32), "float32")):
                     # one tf32 K step is 8 elements = 32 bytes = 2 16-byte units along B's rows
                     T.ptx[_MMA](T.uint32(D_COL), T.uint32((A_LANE << 16) | (ki * 8)),
                                 add_desc_offset(desc_b, ki * 2), IDESC, 0, 0, 0, 0, ki != 0)
+                if WS:
+                    T.cuda.tcgen05.encode_matrix_descriptor(T.address_of(desc_a), A_smem.ptr_to([0, 0]),
+                                                            ldo=1, sdo=64, swizzle=3)
+                    T.cuda.tcgen05.encode_matrix_descriptor(T.address_of(desc_b64), B64.ptr_to([0, 0]),
+                                                            ldo=1, sdo=64, swizzle=3)
+                    T.ptx["tcgen05.mma.ws.cta_group::1.kind::tf32"](
+                        T.uint32(192), T.uint32(0) if WS_TS else desc_a, desc_b64, IDESC_WS, False, 0)
     T.cuda.cta_sync()
     if wg_id == 0:
         T.ptx[_LD](d_regs[0], d_regs[1], d_regs[2], d_regs[3], T.uint32(D_COL))

@@ -32,8 +32,10 @@ columns (C' = C x 32 / bits elements).  kernel.tmem-datapath passes for such an 
 construction (the view is the data path); what the model adds is the cells: kernel.coverage
 checks that ops naming the storage (tcgen05.st / tcgen05.cp) wrote the A cells before the MMA
 reads them, and follows the accumulator's cells to the loads; kernel.overlap sees them.  Layout
-E and B (.ws M=64, ::2 M=128: columns split across the two 64-lane halves) and other lanes are
-refused, naming the data path.
+E and B (.ws M=64, ::2 M=128, per CTA: columns split across the two 64-lane halves): the
+accumulator only, through a view per address and N (`NAME.B128@64`: element (m, n) in lane m +
+64 (n // (N/2)), column C0 + n % (N/2)); an A operand there (read from both halves) and other
+lanes are refused, naming the data path.
 
 A in TMEM (the .ts form: the A operand is a 32-bit TMEM address instead of a shared-memory
 descriptor; PTX ISA 9.1 §9.7.16.10 "tcgen05.mma", its [a-tmem] operand).  The op gets `a_tmem`
@@ -90,10 +92,28 @@ def _datapath_view(buf: BufferRef, rel_lane: int, rel_col: int, rows: int, ncols
         return spec, ":" if (c0, ncols) == (0, ecols) else f"{c0}:{c0 + ncols}"
     if rows != 64:
         return None
+    if dp in ("B", "E") and what == "the accumulator" and bits == 32 and rel_lane == 0 and ncols % 2 == 0:
+        # Layouts B (M = 128 cta_group::2, per CTA) and E (M = 64 .ws): accumulator element (m, n)
+        # at lane m + 64 (n // (N/2)), column C0 + n % (N/2) (PTX ISA §9.7.16.10.5, 2x2;
+        # hw::accumulator_cell) - a view per address and N, as the fold depends on N
+        half = ncols // 2
+        if rel_col + half > rc[1]:
+            raise ConvertError(f"{what}: columns {rel_col}..{rel_col + half - 1} are outside {buf.name} "
+                               f"{tuple(buf.shape)}")
+        spec = {"name": f"{buf.name}.{dp}{ncols}@{rel_col}", "base": buf, "shape": (64, ncols), "dtype": buf.dtype,
+                "layout": f"S[(64,2,{half}):(1@TLane,64@TLane,1@TCol)]",
+                "view_of": {"buffer": buf.name, "lane": 0, "col": rel_col},
+                "what": f"the cells of an N = {ncols} accumulator of data-path Layout {dp} (PTX ISA §9.7.16.10.5) at "
+                        f"column {rel_col}: element (m, n) in lane m + 64 (n // {half}), column {rel_col} + n % {half}"}
+        return spec, ":"
+    if dp in ("B", "E") and what == "A":
+        raise ConvertError(f"A: {rows} rows per CTA in plain storage {buf.name} {tuple(buf.shape)}: data path Layout "
+                           f"{dp} reads A row m from lanes m and m + 64 (hw::a_operand_cells); a data-path view of "
+                           "such an A is not modelled (A in plain storage: Layout F, or 128 rows)")
     if dp != "F":
-        raise ConvertError(f"{what}: {rows} rows per CTA in plain storage {buf.name} {tuple(buf.shape)}: data path "
-                           f"Layout {dp} splits the columns across the two 64-lane halves; a data-path view of it "
-                           "is not modelled (only Layout F, M = 64 cta_group::1)")
+        raise ConvertError(f"{what}: {rows} rows per CTA in plain storage {buf.name} {tuple(buf.shape)} at lane "
+                           f"{rel_lane}: a data-path view for Layout {dp} is not modelled here (Layout F at lane 0 "
+                           "or 16; Layouts B / E: the accumulator at lane 0 with an even N)")
     if rel_lane not in (0, 16):
         raise ConvertError(f"{what}: an M = 64 (Layout F) operand at lane {rel_lane} of {buf.name}: PTX ISA "
                            "§9.7.16.10.5 allows lane 0 or 16")
