@@ -26,7 +26,7 @@ layout says nothing about rows, so the cells of row m come from the hardware alo
 32 (m // 16), column C0 + n, with L0 0 or 16, and "Layouts F and C must use the same lane
 alignment for A (if in TMEM), D": A element (m, k) in the same lane as D's row m, at column C0 +
 k x bits / 32.  The operand is then a region of a **data-path view** of the storage (one per
-buffer, base lane and dtype: `NAME.F` / `NAME.F16` for L0 = 16, `.bf16` etc. for 16-bit A),
+buffer, base lane and dtype: `NAME.F` / `NAME.F16` for L0 = 16, `NAME.F.float16` etc. for 16-bit A),
 `view_of` the buffer at that lane, layout `S[(4,16,C'):(32@TLane,1@TLane,1@TCol)]` over all its
 columns (C' = C x 32 / bits elements).  kernel.tmem-datapath passes for such an operand by
 construction (the view is the data path); what the model adds is the cells: kernel.coverage
@@ -35,7 +35,9 @@ reads them, and follows the accumulator's cells to the loads; kernel.overlap see
 E and B (.ws M=64, ::2 M=128, per CTA: columns split across the two 64-lane halves): the
 accumulator only, through a view per address and N (`NAME.B128@64`: element (m, n) in lane m +
 64 (n // (N/2)), column C0 + n % (N/2)); an A operand there (read from both halves) and other
-lanes are refused, naming the data path.
+lanes are refused, naming the data path.  A 16-bit A of a 128-row data path (D, A: row m in lane
+m) in 32-bit storage is a region of the storage's `NAME.float16` view, two elements per cell, the
+low half first (hw::a_operand_cells: column C0 + k x bits / 32, bit k x bits mod 32).
 
 A in TMEM (the .ts form: the A operand is a 32-bit TMEM address instead of a shared-memory
 descriptor; PTX ISA 9.1 §9.7.16.10 "tcgen05.mma", its [a-tmem] operand).  The op gets `a_tmem`
