@@ -221,6 +221,8 @@ def allocation(call, env: dict, ev, ex, target: str | None, line: int, cond):
         import smem_placement  # where the pool's bump allocator puts it (smem_placement.py)
         smem_placement.note_pool_alloc(rv, buf, call, short, ev, ex)
         buf.smem_pool = rv
+        if buf not in rv.__dict__.setdefault("members", []):
+            rv.members.append(buf)  # the pool's buffers, for an address past one of them (instr_ops.offset_ptr)
         import scoping
         if cond is not None and not scoping.runtime_test(cond.cause):
             # a Python-bool test decides at trace time whether this allocation moves the pool's offset

@@ -506,11 +506,16 @@ def _desc(v, what, thread=None) -> dict:
     descriptor}.  `v` is an encode_matrix_descriptor binding, a SmemDescriptor (its init()), or
     `desc.add_16B_offset(units)` of one: `start` stays the init pointer, `offset_bytes` = 16 units
     (the model's descriptor form), and the operand starts at the element that many bytes on."""
+    import reg_values
     import tvm_classes
     import tmem_cp
+    v = reg_values.content(v)  # a register a helper's PTX moves filled (reg_values.py)
+    if getattr(getattr(v, "array", None), "values", None) is not None:
+        raise ConvertError(f"the {what} descriptor is the content of register {v.array.name}[{v.index}] of helper code, "
+                           "which its instructions do not fix (reg_values.py follows mov.b64 and add.u32 only)")
     if isinstance(v, tmem_cp.DescWithStart):  # a descriptor re-pointed / built by bit arithmetic (tmem_cp.py)
         p, nbytes, desc = tmem_cp._src(v, what)
-        return {"ptr": offset_ptr(p, nbytes, what) if nbytes else p, "line": None, "desc": desc, "init_warps": None}
+        return {"ptr": offset_ptr(p, nbytes, what, getattr(v, "toward", None)) if nbytes else p, "line": None, "desc": desc, "init_warps": None}
     units, init_warps = None, None
     if isinstance(v, tvm_classes.SmemDescOffset):
         v, units = v.desc, v.units
@@ -549,7 +554,7 @@ def _packed_dtype(dtype: str, r: int) -> str | None:
     return {8: "uint8", 16: "uint16", 32: "uint32", 64: "uint64"}.get(bits * r) if bits else None
 
 
-def offset_ptr(p, nbytes: int, what: str):
+def offset_ptr(p, nbytes: int, what: str, toward=None):
     """The element `nbytes` bytes after element p of a buffer laid out by TVM's
     mma_shared_layout(dtype, SWIZZLE_xB_ATOM, (..., R, C)).  That layout (apache/tvm 5d4dc87
     python/tvm/backend/cuda/tile_primitive/tma_utils.py:36-94) tiles the (8, W) swizzle atom
@@ -609,8 +614,48 @@ def offset_ptr(p, nbytes: int, what: str):
         lead, i = divmod(lead, n)
         idx.insert(0, i)
     if lead:
+        q = _in_pool_neighbour(p, (o - nbytes // esz) * esz + nbytes, what, toward)
+        if q is not None:
+            return q
         raise ConvertError(f"{what}: {nbytes} bytes from {ptr_text(p)} run past {b.name} {tuple(shape)}")
     return Ptr(b, tuple(idx) + (r, kb * W + cw))
+
+
+def _in_pool_neighbour(p, byte: int, what: str, toward=None):
+    """An address past p's buffer in its SMEMPool (flash_attention_backward: every descriptor's
+    start is Q_row's start field plus `(X.elem_offset - Q_row.elem_offset) * 2 // 16`): the element
+    of the one other pool buffer whose bytes hold it.  byte: the address's byte offset from p's
+    buffer's first byte.  Only when every buffer of the pool has a derived offset (smem_placement.py:
+    the bump allocator's start, move_base_to) and exactly one of them holds that byte; two buffers
+    there (a pool region reused by a later buffer: sK and the dK epilogue tile) are named as the
+    reason, none picked — unless the offset was computed from one of them, `X.elem_offset`
+    (named_offset.py: the source's own choice among buffers that all hold the byte).  None when
+    the pool's offsets are not all known."""
+    from fragments import Ptr
+    b = p.buf
+    pool, off = getattr(b, "smem_pool", None), getattr(b, "smem_off", None)
+    members = getattr(pool, "members", None)
+    if not members or not isinstance(off, int) or             not all(isinstance(getattr(m, "smem_off", None), int) for m in members):
+        return None
+    target = off + byte
+    hits = []
+    for m in members:
+        esz = DTYPE_BYTES.get(m.dtype)
+        size = esz * math.prod(m.shape) if esz else None
+        if size is None:
+            return None
+        if m.smem_off <= target < m.smem_off + size:
+            hits.append(m)
+    if len(hits) > 1 and toward is not None and any(m is toward for m in hits):
+        hits = [toward]
+    if len(hits) != 1:
+        raise ConvertError(f"{what}: the address {byte} bytes from {b.name}'s start (pool byte {target}) lies in "
+                           + (f"several buffers of the pool ({', '.join(m.name for m in hits)}): which one the "
+                              "operand reads is not fixed by the address" if hits else "no buffer of the pool"))
+    m = hits[0]
+    if m is b:
+        return None
+    return offset_ptr(Ptr(m, (0,) * len(m.shape)), target - m.smem_off, what)
 
 
 def _operand_region(p, rows: int, k: int, what: str) -> str:

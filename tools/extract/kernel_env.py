@@ -509,7 +509,8 @@ class Evaluator(Translator):
                 why = getattr(base, "start_why", None) or "an SMEMPool offset not followed, or a view without a known start"
                 raise ConvertError(f"{ast.unparse(node)!r}: where {base.name} starts from its data pointer is not "
                                    f"derived ({why})")
-            return got
+            import named_offset  # the number remembers its buffer (named_offset.py)
+            return named_offset.Toward(got, base)
         if isinstance(base, tvm_classes.PipeState):
             if attr in tvm_classes.STATE_METHODS:
                 raise ConvertError(f"{ast.unparse(node)!r}: a PipelineState method (a statement)")
@@ -598,7 +599,8 @@ class Evaluator(Translator):
         if short in ("cast", "reinterpret_cast") and len(node.args) == 2 and fname.startswith(("cast", "T.", "Tx.", "K.")):
             v = self.value(node.args[0])  # Tx.cast(x, "uint32") of an integer is the integer
             if isinstance(v, int) and not isinstance(v, bool):
-                return int(v)
+                import named_offset
+                return v if isinstance(v, named_offset.Toward) else int(v)
             if isinstance(v, bool) and short == "cast" and isinstance(node.args[1], ast.Constant) and \
                     str(node.args[1].value).startswith(("int", "uint")):
                 return int(v)  # a condition cast to an integer type: 1 or 0 (TIR's Cast of a bool)
@@ -615,6 +617,9 @@ class Evaluator(Translator):
             v = self.value(node.args[0])
             if isinstance(v, int):
                 return int(v)
+            import tmem_cp  # a 64-bit descriptor built by bit arithmetic stays itself in a 64-bit type
+            if short in ("uint64", "int64") and isinstance(v, tmem_cp.DescWithStart):
+                return v
         if fname in ("tvm.tirx.any", "tirx.any", "tvm.tir.any") and node.args and not node.keywords:
             # the Or of its arguments (apache/tvm 5d4dc87 python/tvm/tirx/op.py:1206-1229)
             return any(bool(self.value(a)) for a in node.args)
@@ -1153,6 +1158,14 @@ def run_straight(body: list, env: dict, ev: Evaluator, budget: list | None = Non
         if isinstance(st, ast.Return):
             v = ev.value(st.value) if st.value is not None else None
             raise _Return(tuple(v) if isinstance(v, list) else v)
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+            import reg_values  # a register array of helper code (reg_values.py)
+            arr = reg_values.new_array(st.value, ev, st.lineno, st.targets[0].id)
+            if arr is not None:
+                env[st.targets[0].id] = arr
+                continue
+        if isinstance(st, ast.Expr) and __import__("reg_values").run(st, env, ev):
+            continue
         if isinstance(st, ast.Assign):
             v = _straight_value(ev, st.value, "/".join(n for t in st.targets for n in names_of(t)), st.lineno)
             for t in st.targets:

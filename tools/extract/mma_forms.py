@@ -202,7 +202,8 @@ def mma_ops(call, text, env, ex) -> list[dict]:
         d = accumulator_operand(args[0], e, env, ex, block)
         if isinstance(a, tmem_ops.TmemAddr) or (isinstance(a, int) and not isinstance(a, bool)):
             # the .ts form: A in TMEM (mma_tmem.py)
-            da = mma_tmem.a_operand(args[1], e, env, ex, mc, idesc["k"])
+            da = mma_tmem.a_operand(args[1], e, env, ex, mc, idesc["k"], mma_tmem.datapath(idesc["m"], cg, ws),
+                                    idesc["a_dtype"])
         else:
             da = instr_ops._desc(a, "A", thread=e.thread)
         out = [d, da, instr_ops._desc(e.value(args[2]), "B", thread=e.thread)]
@@ -229,13 +230,14 @@ def mma_ops(call, text, env, ex) -> list[dict]:
                    "d": {"lane": lane, "col": col},
                    "d_region": instr_ops.tmem_cols_region(buf, ":", col - buf_col(buf, ex), idesc["n"],
                                                           "the accumulator") if mc == instr_ops.TMEM_LANES else
-                   mma_tmem.accumulator_region(buf, lane, col, mc, idesc["n"], ex)})
+                   mma_tmem.view_region(mma_tmem.accumulator_region(buf, lane, col, mc, idesc["n"], ex,
+                                               mma_tmem.datapath(idesc["m"], cg, ws)), ex)})
         if a_tmem:
             op["a_tmem"] = da["a_tmem"]
         else:
             op["a_desc"] = _major(da["desc"], idesc["a_major"])
         op.update({"b_desc": _major(db["desc"], idesc["b_major"]),
-                   "a": da["a"] if a_tmem else operand_region(da["ptr"], mc, idesc["k"], idesc["a_major"], "A"),
+                   "a": mma_tmem.view_region(da["a"], ex) if a_tmem else operand_region(da["ptr"], mc, idesc["k"], idesc["a_major"], "A"),
                    "b": operand_region(db["ptr"], nc, idesc["k"], idesc["b_major"], "B"),
                    "idesc": {k: idesc[k] for k in ("d_dtype", "a_dtype", "b_dtype", "a_major", "b_major", "m",
                                                    "n")} | {"sparse": False}})
@@ -415,6 +417,7 @@ def sf_operand(node, e, env, ex, what) -> dict:
         raise ConvertError(f"{what}: {ast.unparse(node)!r} is neither an integer nor an address from a TMEM "
                            f"buffer's allocated_addr (got {type(v).__name__})")
     lane, col = (v >> 16) + lane_add, (v & 0xFFFF) + col_add
+    tmem_ops.raw_alloc_buffer(env, ex)  # a kernel with raw addresses only: its allocation's storage
     starts = []
     for b in ex.buffers:
         # roots, and for an SF operand the scale-factor buffers (sf_tmem_layout) move_base_to

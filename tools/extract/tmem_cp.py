@@ -68,8 +68,21 @@ class SharedAddr(SmemPtr):
         return StartField(self.ptr, self.nbytes)
 
 
+def _units(k, what: str) -> int:
+    if not _int(k):
+        raise ConvertError(f"{what} + {k!r}: only a number of 16-byte units is modelled")
+    return 16 * k
+
+
 class StartField(SmemPtr):
-    """(address >> 4) & 0x3FFF: the descriptor's start-address field for that address."""
+    """(address >> 4) & 0x3FFF: the descriptor's start-address field for that address.
+
+    `field + k` (k 16-byte units; flash_attention_backward's `anchor_start + byte_delta // 16`) is
+    the field of the address 16 k bytes on: address >> 4 + k = (address + 16 k) >> 4, and with no
+    carry out of the 14 bits as long as that address is below 2^18, which every shared address is
+    (the sm_100 window is at most 228 KiB).  The new address must still name an element of a
+    shared buffer when the descriptor is used (instr_ops.offset_ptr / byte_addr.py refuse
+    anything else), so an address past shared memory is never taken."""
 
     def __and__(self, k):
         if k != FIELD:
@@ -77,6 +90,14 @@ class StartField(SmemPtr):
         return self
 
     __rand__ = __and__
+
+    def __add__(self, k):
+        import named_offset
+        f = StartField(self.ptr, self.nbytes + _units(k, "a start field"))
+        f.toward = named_offset.toward(k) or getattr(self, "toward", None)
+        return f
+
+    __radd__ = __add__
 
 
 class DescNoStart:
@@ -88,7 +109,9 @@ class DescNoStart:
     def __or__(self, f):
         if not isinstance(f, StartField):
             raise ConvertError("a descriptor without its start field | something that is not a start field")
-        return DescWithStart(self.desc, f.ptr, f.nbytes)
+        d = DescWithStart(self.desc, f.ptr, f.nbytes)
+        d.toward = getattr(f, "toward", None)
+        return d
 
     __ror__ = __or__
 
@@ -123,10 +146,19 @@ class RawDesc:
 
 
 class DescWithStart:
-    """A descriptor re-pointed at ptr + nbytes; the other fields are desc's."""
+    """A descriptor re-pointed at ptr + nbytes; the other fields are desc's.  `desc + k` adds k to
+    the start field (bits 13..0, 16-byte units: the descriptor 16 k bytes on), for the same reason
+    as StartField + k: no carry reaches bit 14 while the address stays in shared memory."""
 
     def __init__(self, desc, ptr, nbytes: int):
         self.desc, self.ptr, self.nbytes = desc, ptr, nbytes
+
+    def __add__(self, k):
+        d = DescWithStart(self.desc, self.ptr, self.nbytes + _units(k, "a descriptor"))
+        d.toward = getattr(self, "toward", None)
+        return d
+
+    __radd__ = __add__
 
     def key(self):
         return ("desc", id(self.desc), self.ptr.buf.name, self.ptr.coords, self.nbytes)
@@ -195,7 +227,9 @@ def eval_call(ev, node: ast.Call, short: str, not_handled):
         if _int(b) and isinstance(a, StartField):
             a, b = b, a
         if _int(a) and isinstance(b, StartField) and not a & FIELD:
-            return DescWithStart(RawDesc(a), b.ptr, b.nbytes)
+            d = DescWithStart(RawDesc(a), b.ptr, b.nbytes)
+            d.toward = getattr(b, "toward", None)
+            return d
         if isinstance(a, DescNoStart) and isinstance(b, StartField):
             return a | b
         if isinstance(b, DescNoStart) and isinstance(a, StartField):

@@ -389,13 +389,56 @@ def note_decl(buf: BufferRef, call: ast.Call, ev, ex) -> None:
         b["placement"] = {"col": v, "lane": 0}
 
 
+def raw_alloc_buffer(env, ex) -> BufferRef | None:
+    """The storage of the kernel's raw `tcgen05.alloc` as one model buffer, for a kernel that
+    declares no TMEM buffer and passes raw TMEM addresses (flash_attention_backward).
+
+    A modelling decision, written into the buffer's notes: the N columns a tcgen05.alloc returns
+    are 128 lanes x N 32-bit cells (PTX ISA 9.1 §9.7.16.7.1: allocation is by columns, every lane
+    of each; §9.7.16.1: a cell is 32 bits), so the buffer is `(128, N)` float32 with the plain
+    lane x column layout `S[(128,N):(1@TLane,1@TCol)]` (element (lane, column) is that cell), placed
+    at the allocation base: lane 0, column 0 when the allocation's base is known (_whole_pool:
+    every tcgen05.alloc takes all 512 columns, or the one allocation under the representative
+    instance).  Raw addresses then name its cells; what the cells hold is whatever the ops that name
+    them say (an MMA's accumulator region, a tcgen05.ld's registers).  Only when the walked
+    tcgen05.alloc ops (the same column count each, one storage) are all the kernel allocates and no
+    TMEM buffer is declared: else None, and the raw address stays unresolved as before."""
+    if _tmem_roots(ex):
+        return None
+    allocs = [op for op in ex.ops if op.get("kind") == "tcgen05.alloc"]
+    cols = {op.get("cols") for op in allocs}
+    if len(cols) != 1 or not all(isinstance(c, int) and not isinstance(c, bool) for c in cols):
+        return None
+    ok, _why = _whole_pool(env, ex)
+    if not ok:
+        return None
+    n = next(iter(cols))
+    key = ("raw-alloc", n)
+    ref = ex.emitted.get(key)
+    if ref is not None:
+        return ref
+    from allocators import _emit
+    line = int(allocs[0]["origin"].split(" ")[0].rsplit(":", 1)[1]) if allocs[0].get("origin") else 0
+    ref = _emit(ex, "tmem_alloc", "tmem", (TMEM_LANES, n), "float32", f"S[({TMEM_LANES},{n}):(1@TLane,1@TCol)]",
+                line, ast.Constant(allocs[0].get("origin", "tcgen05.alloc")))
+    b = next(x for x in ex.buffers if x["name"] == ref.name)
+    b["origin"] = allocs[0].get("origin", "tcgen05.alloc")
+    b["placement"] = {"col": 0, "lane": 0}
+    b["notes"] = (f"not declared by the kernel: the storage of its raw tcgen05.alloc of {n} columns modelled as one "
+                  f"TMEM buffer, {TMEM_LANES} lanes x {n} 32-bit columns, element (lane, column) the cell "
+                  "(tmem_ops.raw_alloc_buffer); raw TMEM addresses name it")
+    ref.tmem_col, ref.tmem_ncols = 0, n
+    ex.emitted[key] = ref
+    return ref
+
+
 def only_buffer(env, ex) -> tuple[BufferRef, str]:
     """For an instruction whose columns are not given here (instr_ops.py's tcgen05.mma): the
     kernel's only TMEM buffer, when a raw number is relative to the allocation base."""
     ok, why = _whole_pool(env, ex)
     if not ok:
         raise ConvertError(why)
-    roots = _tmem_roots(ex)
+    roots = _tmem_roots(ex) or [r for r in [raw_alloc_buffer(env, ex)] if r is not None]
     if len(roots) != 1:
         raise ConvertError(f"a raw TMEM address with {len(roots)} TMEM buffers: which one it names is not derived")
     return roots[0], (f"raw TMEM address: {why}, so the allocation starts at lane 0, column 0, and {roots[0].name} "
@@ -409,7 +452,7 @@ def named_buffer(addr, c0: int, c1: int, env, ex) -> tuple[BufferRef, str]:
     ok, why = _whole_pool(env, ex)
     if not ok:
         raise ConvertError(why)
-    roots = _tmem_roots(ex)
+    roots = _tmem_roots(ex) or [r for r in [raw_alloc_buffer(env, ex)] if r is not None]
     known = [r for r in roots if isinstance(getattr(r, "tmem_col", None), int) and
              getattr(r, "tmem_ncols", None) is not None]
     if len(roots) == 1 and not known:
