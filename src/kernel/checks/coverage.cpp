@@ -382,8 +382,8 @@ class Coverage {
       g.dims = tm.dims;
       g.strides_bytes = tm.strides_bytes;
       hw::TmaTileLoad load;
-      load.box = tm.box;
-      load.coords = t.coords;
+      load.box = t.smem_box();  // gather4: four rows of box[0] (PTX ISA §5.5.3.4)
+      load.coords = t.box_origin();
       load.swizzle = tm.swizzle;
       std::int64_t dst = 0;
       if (t.smem_address) {
