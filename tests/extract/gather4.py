@@ -1,6 +1,6 @@
 """Test kernel written for tirx-verify's extraction tests (not from any kernel repository): raw
 TMA `.tile::gather4` loads (PTX ISA §5.5.3.4): four rows of a 2-D map whose box is one row, at
-four row coordinates the source fixes, into consecutive rows of a 128B-swizzled shared tile.
+four row coordinates the source fixes, into the first four rows of 128B-swizzled 8-row stages.
 `--param SWZ=0` encodes the map without the swizzle the shared layout has (kernel.tma-layout
 catches it); `--param RUNTIME=True` takes the rows from an index buffer (unresolved, naming
 them); `--param RANK3=True` issues gather4 on a 3-D map (refused: gather4 is 2-D only)."""
@@ -27,17 +27,17 @@ def gather_rows(A: Tx.Buffer((M, K), "float16"), idx: Tx.Buffer((4,), "int32")):
     lane_id = Tx.lane_id([32])
     pool = Tx.SMEMPool()
     bar = pool.alloc([2], "uint64", align=8)
-    A_smem = pool.alloc_tcgen05_mma_AB((2, 8, K), "float16")
+    A_smem = pool.alloc_tcgen05_mma_AB((3, 8, K), "float16")
     pool.commit()
     if warp_id == 0:
         if Tx.filter(lane_id, Tx.cuda.elect_sync()):
             Tx.ptx[_G4](A_smem.ptr_to([0, 0, 0]), Tx.address_of(A_map), 0, ROWS[0], ROWS[1], ROWS[2], ROWS[3],
                         bar.ptr_to([0]))
             for g in Tx.unroll(2):
-                Tx.ptx[_G4_HINT](A_smem.ptr_to([1, g * 4, 0]), Tx.address_of(A_map), 0, 64 * g + 3, 64 * g + 2,
+                Tx.ptx[_G4_HINT](A_smem.ptr_to([1 + g, 0, 0]), Tx.address_of(A_map), 0, 64 * g + 3, 64 * g + 2,
                                  64 * g + 1, 64 * g, bar.ptr_to([1]), Tx.uint64(0x1000000000000000))
             if RUNTIME:
-                Tx.ptx[_G4](A_smem.ptr_to([0, 4, 0]), Tx.address_of(A_map), 0, idx[0], idx[1], idx[2], idx[3],
+                Tx.ptx[_G4](A_smem.ptr_to([1, 0, 0]), Tx.address_of(A_map), 0, idx[0], idx[1], idx[2], idx[3],
                             bar.ptr_to([0]))
             if RANK3:
-                Tx.ptx[_G4_3D](A_smem.ptr_to([0, 4, 0]), Tx.address_of(B_map), 0, 0, 1, 2, 3, bar.ptr_to([0]))
+                Tx.ptx[_G4_3D](A_smem.ptr_to([1, 0, 0]), Tx.address_of(B_map), 0, 0, 1, 2, 3, bar.ptr_to([0]))

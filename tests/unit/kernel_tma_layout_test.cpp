@@ -7,6 +7,7 @@
 #include "../../src/kernel/checks/region_bits.hpp"
 #include "kernel_check_test_util.hpp"
 #include "tirx_verify/kernel/lower_tma.hpp"
+#include "tirx_verify/layout/error.hpp"
 
 namespace tirx::kernel {
 namespace {
