@@ -395,6 +395,9 @@ class Coverage {
       if (dst < 0) return false;
       load.smem_dst = static_cast<std::uint64_t>(dst);
       const hw::TmaBoxGeometry geo = hw::tma_box_geometry(*ctx_.target, g, load);
+      // gather4 rows narrower than the swizzle span: their pitch is not known (kernel.tma-layout
+      // says undecided); the region stands in
+      if (t.is_gather4() && geo.row_pitch != tm.box.front() * tm.elem_bytes) return false;
       const Root& r = roots_[a.root];
       a.units_per_elem = a.box_elem_bits / r.gran_bits;
       a.replicas = 1;

@@ -459,6 +459,20 @@ KernelFinding check_instruction(const KernelContext& ctx, std::size_t i, const T
     is.smem_byte = smem_byte_images(*sd.s, first).front();
   }
   run.issues.push_back(is);
+  if (t.is_gather4()) {
+    // The four rows land one box row apart; PTX ISA §5.5.3.4 does not say how far apart when a
+    // swizzled row is narrower than its span (a tile box pads it to the span, H200 readback),
+    // and no gather4 hardware was measured (the H200 has none): only rows as wide as the pitch.
+    hw::GlobalTensor geo;
+    geo.elem_bytes = tm.elem_bytes;
+    hw::TmaTileLoad load{run.box, is.coords, run.swizzle, 0};
+    const std::int64_t pitch = hw::tma_box_row_pitch(geo, load);
+    if (pitch != tm.box[0] * tm.elem_bytes)
+      return op_finding(ctx, i, prove::Status::kUndecided,
+                        fmt::format("gather4 rows of {} bytes under the {} swizzle (span {} bytes): where the next "
+                                    "row lands is not documented (PTX ISA §5.5.3.4) nor measured",
+                                    tm.box[0] * tm.elem_bytes, hw::to_string(run.swizzle), pitch));
+  }
   const Verdict v = simulate(ctx, run, sd);
   const std::string what = t.store ? "tma.store" : "tma.load";
   if (v.kind == Verdict::kLimit) return op_finding(ctx, i, prove::Status::kUndecided, v.message);
