@@ -266,6 +266,13 @@ std::optional<Region> OpEnv::opt_region(ObjectReader& o, const char* key, const 
   return bind(*text, o.path_of(key), scopes);
 }
 
+std::vector<Region> OpEnv::regions(ObjectReader& o, const char* key, const std::vector<std::string>& scopes) {
+  std::vector<Region> out;
+  const std::vector<std::string> texts = o.str_array(key, true);
+  for (std::size_t i = 0; i < texts.size(); ++i) out.push_back(bind(texts[i], json_path_index(o.path_of(key), i), scopes));
+  return out;
+}
+
 AddressRef OpEnv::address_value(const json& v, const std::string& path, const std::vector<std::string>& scopes,
                                 bool tmem_allowed) {
   AddressRef a;

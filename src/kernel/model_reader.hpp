@@ -98,6 +98,8 @@ class OpEnv {
   // scope not in the list, or bounds outside the shape.
   Region region(ObjectReader& o, const char* key, const std::vector<std::string>& scopes);
   std::optional<Region> opt_region(ObjectReader& o, const char* key, const std::vector<std::string>& scopes);
+  // Reads `key` as an array of regions (each as region()).
+  std::vector<Region> regions(ObjectReader& o, const char* key, const std::vector<std::string>& scopes);
   // Reads `key` as an address: a point region string (every dimension an index) of a buffer in
   // `scopes`, or (tmem_allowed) an object {"lane", "col"}. `offset_key`, when given, is read
   // from `o` beside it as AddressRef::offset_bytes.

@@ -20,7 +20,10 @@ std::vector<RegionAccess> op_accesses(const Op& op, const KernelModel& m) {
             read(d.smem);
             write(d.global);
           } else {
-            read(d.global);
+            if (d.is_gather4())
+              for (const Region& r : d.global_rows) read(r);
+            else
+              read(d.global);
             write(d.smem);
           }
         } else if constexpr (std::is_same_v<T, MmaOp>) {

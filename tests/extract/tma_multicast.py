@@ -1,8 +1,8 @@
 """Test kernel written for tirx-verify's extraction tests (not from any kernel repository): raw
 TMA loads with `.multicast::cluster` (the model's `multicast` ranks from a constant ctaMask).
 `--param MASK=2` names only the peer CTA (rank 1): the load does not write this CTA's shared
-memory, so the op is unresolved; `--param GATHER=True` adds a `.tile::gather4` load, which the
-model format cannot express (unresolved, saying so).  The map's base is
+memory, so the op is unresolved; `--param GATHER=True` adds a `.tile::gather4` load over A_map, whose box is
+64 rows where gather4's must be one (unresolved, saying so; gather4.py has the modelled form).  The map's base is
 `Tx.handle_add_byte_offset(A.data, 0)`: byte 0 of A."""
 from tvm.script import tirx as Tx
 

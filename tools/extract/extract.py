@@ -372,11 +372,29 @@ def _params_with_defaults(fn):
     return list(zip(params, defaults)) + list(zip(a.kwonlyargs, a.kw_defaults))
 
 
+def _starred_keywords(call: ast.Call, site_env) -> dict:
+    """The `**{...}` keywords of a call site whose dict the caller's environment fixes
+    (get_kernel's `kernel.specialize(**({} if paged else {"page_table_h": None}))`): name -> value.
+    A dict the walk cannot evaluate adds nothing (its parameters stay as they are bound otherwise)."""
+    out = {}
+    for k in call.keywords:
+        if k.arg is not None:
+            continue
+        try:
+            d = Evaluator(site_env).value(k.value)
+        except (ConvertError, RecursionError, ArithmeticError, TypeError, ValueError, KeyError, IndexError,
+                AttributeError):
+            continue
+        if isinstance(d, dict) and all(isinstance(x, str) for x in d):
+            out.update(d)
+    return out
+
+
 def bind_root(tree, fn, env, overrides, ex: Extraction) -> dict:
     fenv = dict(env)
     cfg, cfg_name = default_config(env)
     site = find_call_site(tree, fn.name)
-    site_args, site_env, site_label = {}, None, ""
+    site_args, site_vals, site_env, site_label = {}, {}, None, ""
     if site is not None:
         caller, idx, call = site
         site_env = caller_env(caller, idx, env, overrides, cfg, cfg_name, tree)
@@ -387,6 +405,7 @@ def bind_root(tree, fn, env, overrides, ex: Extraction) -> dict:
         for k in call.keywords:
             if k.arg:
                 site_args[k.arg] = k.value
+        site_vals = _starred_keywords(call, site_env)
         site_label = f"{caller.name}:{call.lineno}"
     for p, d in _params_with_defaults(fn):
         name = p.arg
@@ -400,6 +419,10 @@ def bind_root(tree, fn, env, overrides, ex: Extraction) -> dict:
             fenv[name] = v
             if not isinstance(v, (Unresolved, LayoutExpr)):
                 ex.config[name] = {"value": v, "origin": f"call site {site_label}: {ast.unparse(node)}"}
+        elif name in site_vals:
+            fenv[name] = site_vals[name]
+            ex.config[name] = {"value": jsonable(site_vals[name]),
+                               "origin": f"call site {site_label}: a **{{...}} keyword"}
         elif site is None and name in cfg:
             # an entry point no code of the file calls: the runner passes the default
             # configuration's entries as keyword arguments, which take the place of defaults

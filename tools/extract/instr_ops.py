@@ -353,16 +353,20 @@ def tma_ops(call, text, env, ex) -> list[dict]:
     import tma_forms  # multicast masks, gather4 / scatter4 / im2col refusals (tma_forms.py)
     tma_forms.refuse_unmodelled(text)
     args = call.args
-    need = rank + (3 if load else 2)
+    gather = tma_forms.is_gather4(text)
+    ncoords = 1 + tma_forms.GATHER_ROWS if gather else rank  # gather4: the column, then four rows
+    need = ncoords + (3 if load else 2)
     if len(args) < need:
         raise ConvertError(f"{text}: {len(args)} operands, the form needs at least {need}")
-    smem_node, map_node, coord_nodes = (args[0], args[1], args[2:2 + rank]) if load else \
+    smem_node, map_node, coord_nodes = (args[0], args[1], args[2:2 + ncoords]) if load else \
         (args[1 + rank], args[0], args[1:1 + rank])
     ev = Evaluator(env)
     tm = ev.value(map_node)
-    ranks = tma_forms.multicast_ranks(call, text, rank, ev) if load else None
     if not isinstance(tm, TensorMap):
         raise ConvertError(f"{ast.unparse(map_node)!r} is not a tensor map encoded in this file")
+    if gather:
+        tma_forms.gather4_form(text, rank, load, tm)
+    ranks = tma_forms.multicast_ranks(call, text, rank, ev) if load else None
     if tm.dims.__len__() != rank:
         raise ConvertError(f"a {rank}-d instruction on the rank-{len(tm.dims)} map {tm.name}")
     ws = ex.executing_warps()
@@ -370,10 +374,16 @@ def tma_ops(call, text, env, ex) -> list[dict]:
         raise ConvertError("the issuing thread's warp is not determined (no thread index fixes the CTA's warps)")
 
     def operands(e):
-        return _ptr(e.value(smem_node), "the shared-memory operand"), tuple(e.as_int(c) for c in coord_nodes)
+        p = _ptr(e.value(smem_node), "the shared-memory operand")
+        if gather:
+            return p, (e.as_int(coord_nodes[0]),), tuple(tma_forms.gather4_rows(e, coord_nodes[1:]))
+        return p, tuple(e.as_int(c) for c in coord_nodes), None
 
     out = []
-    for group, (p, coords) in group_warps(per_warp(operands, env, ws)):
+    for group, (p, coords, rows) in group_warps(per_warp(operands, env, ws)):
+        if rows is not None:
+            out.append(_gather4_op(tm, p, coords[0], list(rows), group, rest))
+            continue
         import tma_bytes
         inbox = tma_bytes.in_bounds(tm, coords)  # the part inside the map's dims (zero fill / clipped)
         g = _global_region(tm, coords, inbox)
@@ -401,6 +411,28 @@ def tma_ops(call, text, env, ex) -> list[dict]:
                             f"`global` / `smem` name its in-bounds part {inbox} (zero fill / clipped)")
         out.append(op)
     return out
+
+
+def _gather4_op(tm: TensorMap, p, col: int, rows: list[int], group, rest: str) -> dict:
+    """A `.tile::gather4` load (tma_forms.py): `global` is the four rows' regions (each the map's
+    {box[0], 1} box at (col, row)), `smem` the 4 x box[0] elements from the pointer."""
+    import tma_forms
+    tma_forms.gather4_in_bounds(tm, col, rows)
+    per = DTYPE_BITS[tm.dtype] // DTYPE_BITS[tm.buf.dtype]
+    row_box = [tm.box[0], 1]
+    glob = [_global_region(tm, (col, r), row_box) for r in rows]
+    smem = region_from(p, tm.box[0] * tma_forms.GATHER_ROWS * per, "the shared rows",
+                       [tm.box[0], tma_forms.GATHER_ROWS] if per == 1 else None)
+    op = {"kind": "tma.load", "warps": group}
+    if "cta_group::2" in rest:
+        op["cta_group"] = 2
+    op.update({"tensor_map": tm.model(), "coords": [col], "gather4": rows, "global": glob, "smem": smem,
+               "smem_address": ptr_text(p)})
+    op["notes"] = (f"tensor map {tm.name} from cuTensorMapEncodeTiled at line {tm.line} "
+                   f"(L2 promotion {tm.l2}, not modelled); .tile::gather4 rows {rows}")
+    if getattr(tm, "note", None):
+        op["notes"] += "; " + tm.note
+    return op
 
 
 def _plain_view(tm: TensorMap) -> bool:

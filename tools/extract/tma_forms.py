@@ -11,9 +11,18 @@ of ranks, informational; the op's `smem` stays this CTA's region, so the mask mu
 CTA's own rank (the representative instance's rank 0), else the op is refused: the instruction
 would not write this CTA's `smem` at all.  The mask must be a value the source fixes.
 
-`.tile::gather4` (four rows at four row coordinates, a 2-D box of 4 rows) has no field in the
-model format and kernel.tma-layout does not simulate it: refused, saying so.  scatter4 and
-im2col likewise.
+`.tile::gather4` (PTX ISA 9.1 §5.5.3.4, §9.7.9.25.5.1):
+
+    cp.async.bulk.tensor.2d.shared::{cta,cluster}.global.tile::gather4.mbarrier::complete_tx::bytes
+        [.cta_group::N][.L2::cache_hint](smem, MAP, col, row0, row1, row2, row3, mbar[, policy])
+
+2-D maps only, the map's box[1] must be 1 (box[0] is the row length); the four rows land in shared
+memory one after the other, as a {box[0], 4} tile box would.  The model's op is a `tma.load`
+with `coords` [col], `gather4` [row0..row3] and `global` the four row regions (docs/model-
+format.md).  Row coordinates are operands like any other: a value the walk does not fix (rows
+read from memory at run time) leaves the op unresolved naming it.  A row (or column range)
+outside the map's dims (zero fill) is refused, and so is gather4 with `.multicast::cluster`.
+scatter4 and im2col are refused (no model form).
 """
 from __future__ import annotations
 
@@ -25,9 +34,7 @@ MASK_BITS = 16   # ctaMask is a 16-bit operand (PTX §9.7.9.25.5.1)
 
 
 def refuse_unmodelled(text: str) -> None:
-    for form, why in (("gather4", "tile::gather4 loads 4 rows at 4 row coordinates; the model format has no field "
-                       "for the row coordinates and kernel.tma-layout does not simulate it"),
-                      ("scatter4", "tile::scatter4 stores 4 rows at 4 row coordinates; the model format has no "
+    for form, why in (("scatter4", "tile::scatter4 stores 4 rows at 4 row coordinates; the model format has no "
                        "field for them"),
                       ("im2col", "im2col loads are not in the model format")):
         if form in text:
@@ -53,3 +60,47 @@ def multicast_ranks(call: ast.Call, text: str, rank: int, ev) -> list[int] | Non
         raise ConvertError(f"ctaMask {mask:#x} (CTA ranks {ranks}) does not include this CTA (rank 0 of its "
                            "cluster in the representative instance): the load does not write its shared memory")
     return ranks
+
+
+GATHER_ROWS = 4  # .tile::gather4: four row coordinates (PTX ISA §5.5.3.4)
+
+
+def is_gather4(text: str) -> bool:
+    return ".tile::gather4" in text
+
+
+def gather4_form(text: str, rank: int, load: bool, tm) -> None:
+    """The rules PTX ISA §5.5.3.4 sets on a gather4 load's spelling and map (ConvertError otherwise)."""
+    if not load:
+        raise ConvertError(f"{text!r}: .tile::gather4 is a load form")
+    if rank != 2 or len(tm.dims) != 2:
+        raise ConvertError(f"{text!r}: .tile::gather4 works only on 2-D tensor maps (PTX ISA §5.5.3.4); "
+                           f"{tm.name} has rank {len(tm.dims)}")
+    if tm.box[1] != 1:
+        raise ConvertError(f"{text!r}: .tile::gather4 needs the map's box[1] to be 1 (PTX ISA §5.5.3.4: the "
+                           f"bounding box's size in dimension 1 must be one); {tm.name}'s box is {list(tm.box)}")
+    if ".multicast::cluster" in text:
+        raise ConvertError(f"{text!r}: .tile::gather4 with .multicast::cluster is not modelled")
+
+
+def gather4_rows(ev, nodes) -> list[int]:
+    """The four row coordinates, each a value the source fixes; else ConvertError naming it."""
+    rows = []
+    for k, node in enumerate(nodes):
+        try:
+            rows.append(ev.as_int(node))
+        except ConvertError as e:
+            raise ConvertError(f"gather4 row coordinate {k} ({ast.unparse(node)}) is not a value the source fixes: "
+                               f"{e}") from None
+    return rows
+
+
+def gather4_in_bounds(tm, col: int, rows: list[int]) -> None:
+    """Every gathered row and its box[0] columns inside the map's dims (zero fill is not modelled)."""
+    if col < 0 or col + tm.box[0] > tm.dims[0]:
+        raise ConvertError(f"gather4 columns {col}..{col + tm.box[0] - 1} run outside the map's dim 0 ({tm.dims[0]}):"
+                           " partial rows (zero fill) are not modelled")
+    for r in rows:
+        if not 0 <= r < tm.dims[1]:
+            raise ConvertError(f"gather4 row {r} is outside the map's dim 1 ({tm.dims[1]}): a zero-filled row is "
+                               "not modelled")

@@ -65,6 +65,22 @@ struct TmaOp {
   Region smem;                           // the shared region it corresponds to, element by element
   std::optional<AddressRef> smem_address;  // the address the instruction passes (default: smem's first element)
   std::vector<std::int64_t> multicast;   // CTA ranks, informational
+  // .tile::gather4 (PTX ISA 9.1 §5.5.3.4, §9.7.9.25): the four row coordinates (dim 1), in the
+  // order the rows land in shared memory; empty for the tile form. Then the map is 2-D with
+  // box[1] == 1, `coords` holds the column coordinate alone, and `global_rows` the four global
+  // regions the rows mean (their concatenation corresponds to `smem` element by element);
+  // `global` is the first of them.
+  std::vector<std::int64_t> gather4;
+  std::vector<Region> global_rows;
+  bool is_gather4() const { return !gather4.empty(); }
+  // The box as the shared side sees it: the map's box, or {box[0], 4} for gather4 (four
+  // consecutive box rows); and the coordinates of its first element.
+  std::vector<std::int64_t> smem_box() const {
+    return is_gather4() ? std::vector<std::int64_t>{tensor_map.box.at(0), 4} : tensor_map.box;
+  }
+  std::vector<std::int64_t> box_origin() const {
+    return is_gather4() ? std::vector<std::int64_t>{coords.at(0), gather4.at(0)} : coords;
+  }
 };
 
 // The tcgen05 instruction descriptor's fields (PTX ISA 9.1 §9.7.16.4.2).

@@ -382,8 +382,8 @@ class Coverage {
       g.dims = tm.dims;
       g.strides_bytes = tm.strides_bytes;
       hw::TmaTileLoad load;
-      load.box = tm.box;
-      load.coords = t.coords;
+      load.box = t.smem_box();  // gather4: four rows of box[0] (PTX ISA §5.5.3.4)
+      load.coords = t.box_origin();
       load.swizzle = tm.swizzle;
       std::int64_t dst = 0;
       if (t.smem_address) {
@@ -395,6 +395,9 @@ class Coverage {
       if (dst < 0) return false;
       load.smem_dst = static_cast<std::uint64_t>(dst);
       const hw::TmaBoxGeometry geo = hw::tma_box_geometry(*ctx_.target, g, load);
+      // gather4 rows narrower than the swizzle span: their pitch is not known (kernel.tma-layout
+      // says undecided); the region stands in
+      if (t.is_gather4() && geo.row_pitch != tm.box.front() * tm.elem_bytes) return false;
       const Root& r = roots_[a.root];
       a.units_per_elem = a.box_elem_bits / r.gran_bits;
       a.replicas = 1;

@@ -27,6 +27,7 @@
 // the layout's own swizzle mode and with the tensor map TVM's planner derives from the two
 // regions: when one of them passes, the fields that differ are the fix.
 #include <algorithm>
+#include <memory>
 #include <optional>
 
 #include <fmt/format.h>
@@ -54,20 +55,49 @@ struct TmaRun {
   hw::TmaSwizzle swizzle = hw::TmaSwizzle::kNone;
   std::int64_t global_base_bytes = 0;
   std::vector<TmaPlan::Issue> issues;
+  // .tile::gather4: the four row coordinates; then `box` is the shared side's {box[0], 4} and
+  // box row j reads tensor row gather4[j] (PTX ISA 9.1 §5.5.3.4).
+  std::vector<std::int64_t> gather4;
 };
 
 TmaRun run_of_plan(const TmaPlan& p) {
-  return TmaRun{p.elem_bits, p.dims, p.strides_bytes, p.box, p.swizzle, p.global_base_bytes, p.issues};
+  return TmaRun{p.elem_bits, p.dims, p.strides_bytes, p.box, p.swizzle, p.global_base_bytes, p.issues, {}};
 }
 
-// The op's two regions and their storage addresses.
+// The op's two regions and their storage addresses. The global side is one region, or a
+// gather4 load's four row regions taken one after the other (`grows`; `gr` is the first).
 struct Sides {
   const ResolvedBuffer* g = nullptr;
   const ResolvedBuffer* s = nullptr;
   const Region* gr = nullptr;
   const Region* sr = nullptr;
+  std::vector<const Region*> grows;
   RegionBits gb, sb;
   std::optional<BitIndex> gi;
+  // gather4: per row region its addresses, their inverse and its first index on the global side
+  // (a box row is looked up in its own row region: two row coordinates may name one row).
+  std::vector<RegionBits> row_bits;
+  std::vector<std::unique_ptr<BitIndex>> row_index;
+  std::vector<std::int64_t> row_offset;
+
+  // Global element `i` of the (concatenated) global side: its region and index there.
+  std::pair<const Region*, std::int64_t> global_at(std::int64_t i) const {
+    for (const Region* r : grows) {
+      if (i < r->size()) return {r, i};
+      i -= r->size();
+    }
+    return {gr, i};
+  }
+  std::vector<std::int64_t> global_coord(std::int64_t i) const {
+    auto [r, k] = global_at(i);
+    return r->coord(k);
+  }
+  std::string global_text() const {
+    if (grows.size() <= 1) return gr->text;
+    std::string t;
+    for (const Region* r : grows) t += (t.empty() ? "" : " + ") + r->text;
+    return t;
+  }
 };
 
 nlohmann::json bits_json(std::int64_t bit) {
@@ -76,6 +106,10 @@ nlohmann::json bits_json(std::int64_t bit) {
 }
 
 std::string elem_text(const Region& r, std::int64_t i) { return r.buffer + coord_text(r.coord(i)); }
+std::string global_elem_text(const Sides& sd, std::int64_t i) {
+  auto [r, k] = sd.global_at(i);
+  return elem_text(*r, k);
+}
 
 struct Verdict {
   enum Kind { kPass, kRule, kMismatch, kOutside, kUncovered, kLimit } kind = kPass;
@@ -104,8 +138,14 @@ Verdict simulate(const KernelContext& ctx, const TmaRun& run, const Sides& sd) {
   geo.strides_bytes = run.strides_bytes;
   std::vector<std::int64_t> stride(rank);
   for (std::size_t i = 0; i < rank; ++i) stride[i] = i == 0 ? geo.elem_bytes : run.strides_bytes[i - 1];
-  std::vector<char> covered(static_cast<std::size_t>(sd.gr->size()), 0);
+  std::vector<char> covered(static_cast<std::size_t>(sd.sr->size()), 0);
   bool have_mismatch = false, have_outside = false;
+  std::int64_t first_mismatch = -1;
+  const bool gather = !run.gather4.empty();
+  // The tensor coordinate of box element e in dim i: coords + e, except a gather4 row's.
+  auto tensor_coord = [&](const TmaPlan::Issue& is, const std::vector<std::int64_t>& e, std::size_t i) {
+    return gather && i == 1 ? run.gather4[static_cast<std::size_t>(e[1])] : is.coords[i] + e[i];
+  };
   for (std::size_t k = 0; k < run.issues.size(); ++k) {
     const TmaPlan::Issue& is = run.issues[k];
     if (is.smem_byte < 0) {
@@ -126,24 +166,29 @@ Verdict simulate(const KernelContext& ctx, const TmaRun& run, const Sides& sd) {
       return v;
     }
     // Bound every global byte the box reaches before walking it (no overflow in the loop).
-    std::int64_t gbyte = run.global_base_bytes, reach = std::abs(run.global_base_bytes);
+    std::int64_t reach = std::abs(run.global_base_bytes);
     for (std::size_t i = 0; i < rank; ++i) {
-      gbyte = checked_add(gbyte, checked_mul(is.coords[i], stride[i], "TMA global byte"), "TMA global byte");
-      reach = checked_add(reach, checked_mul(std::abs(is.coords[i]) + run.box[i], std::abs(stride[i]), "TMA global byte"),
-                          "TMA global byte");
+      std::int64_t far = std::abs(is.coords[i]) + run.box[i];
+      if (gather && i == 1)
+        for (auto r : run.gather4) far = std::max(far, std::abs(r) + 1);
+      reach = checked_add(reach, checked_mul(far, std::abs(stride[i]), "TMA global byte"), "TMA global byte");
     }
     checked_mul(reach, 8, "TMA global bit");
     std::vector<std::int64_t> e(rank, 0);
-    std::int64_t run_left = 0, run_step = 0, last_index = 0;
+    std::int64_t run_left = 0, run_step = 0, last_index = 0, gbyte = 0;
     for (std::int64_t linear = 0; linear < box_elems; ++linear) {
       bool oob = false;
       for (std::size_t i = 0; i < rank; ++i) {
-        const std::int64_t c = is.coords[i] + e[i];
+        const std::int64_t c = tensor_coord(is, e, i);
         if (c < 0 || c >= run.dims[i]) oob = true;
       }
       const std::int64_t row = linear / run.box[0];
       const std::int64_t tbyte = static_cast<std::int64_t>(g.address(row, e[0]));
-      if (e[0] == 0) run_left = 0;  // a new box row: global bytes jump
+      if (e[0] == 0) {  // a new box row: global bytes jump
+        run_left = 0;
+        gbyte = run.global_base_bytes;
+        for (std::size_t i = 0; i < rank; ++i) gbyte += tensor_coord(is, e, i) * stride[i];
+      }
       for (std::int64_t j = 0; j < per; ++j) {
         ++v.pieces;
         if (oob) {
@@ -152,20 +197,24 @@ Verdict simulate(const KernelContext& ctx, const TmaRun& run, const Sides& sd) {
           continue;
         }
         const std::int64_t tbit = tbyte * 8 + j * piece, gbit = gbyte * 8 + j * piece;
+        // gather4: box row e[1] is looked up in its own row region, then placed on the global side
+        const BitIndex& gi = gather ? *sd.row_index[static_cast<std::size_t>(e[1])] : *sd.gi;
+        const std::int64_t row_off = gather ? sd.row_offset[static_cast<std::size_t>(e[1])] : 0;
         std::optional<BitIndex::Hit> hit;
         if (run_left > 0) {  // the next contiguous global element: no decoding
           hit = BitIndex::Hit{last_index + run_step, 0};
           --run_left;
         } else {
-          hit = piece == gbits ? sd.gi->find_run(gbit, run_left, run_step) : sd.gi->find(gbit);
+          hit = piece == gbits ? gi.find_run(gbit, run_left, run_step) : gi.find(gbit);
         }
         if (hit) last_index = hit->index;
+        if (hit) hit->index += row_off;
         if (!hit) {
           ++v.outside;
           if (!have_outside) {
             have_outside = true;
             std::vector<std::int64_t> tc(rank);
-            for (std::size_t i = 0; i < rank; ++i) tc[i] = is.coords[i] + e[i];
+            for (std::size_t i = 0; i < rank; ++i) tc[i] = tensor_coord(is, e, i);
             v.witness["outside"] = {{"issue", k},         {"box_element", e},     {"tensor_coords", tc},
                                     {"global_byte", bits_json(gbit)}, {"tma_byte", bits_json(tbit)}};
           }
@@ -176,9 +225,10 @@ Verdict simulate(const KernelContext& ctx, const TmaRun& run, const Sides& sd) {
           ++v.mismatches;
           if (!have_mismatch) {
             have_mismatch = true;
+            first_mismatch = hit->index;
             v.witness["mismatch"] = {{"issue", k},
                                      {"box_element", e},
-                                     {"global_element", sd.gr->coord(hit->index)},
+                                     {"global_element", sd.global_coord(hit->index)},
                                      {"smem_element", sd.sr->coord(hit->index)},
                                      {"global_byte", bits_json(gbit)},
                                      {"tma_byte", bits_json(tbit)},
@@ -187,10 +237,9 @@ Verdict simulate(const KernelContext& ctx, const TmaRun& run, const Sides& sd) {
         }
         if (hit->bit_off == 0) covered[static_cast<std::size_t>(hit->index)] = 1;
       }
+      gbyte += stride[0];
       for (std::size_t i = 0; i < rank; ++i) {  // next box element, dim 0 fastest
-        gbyte += stride[i];
         if (++e[i] < run.box[i]) break;
-        gbyte -= run.box[i] * stride[i];
         e[i] = 0;
       }
     }
@@ -205,7 +254,7 @@ Verdict simulate(const KernelContext& ctx, const TmaRun& run, const Sides& sd) {
   if (v.mismatches) {
     v.kind = Verdict::kMismatch;
     const auto& w = v.witness["mismatch"];
-    const std::int64_t idx = *sd.gr->index_of(w["global_element"].get<std::vector<std::int64_t>>());
+    const std::int64_t idx = first_mismatch;
     const auto tb = w["tma_byte"], lb = w["layout_byte"];
     auto txt = [](const nlohmann::json& j) {
       return j.is_number() ? fmt::format("byte {}", j.get<std::int64_t>())
@@ -213,7 +262,7 @@ Verdict simulate(const KernelContext& ctx, const TmaRun& run, const Sides& sd) {
     };
     v.message = fmt::format("element {} (global {}, box element {} of instruction {}): the TMA moves it to shared {}, "
                             "the layout puts it at {}; {} of {} compared box elements disagree",
-                            elem_text(*sd.sr, idx), elem_text(*sd.gr, idx),
+                            elem_text(*sd.sr, idx), global_elem_text(sd, idx),
                             coord_text(w["box_element"].get<std::vector<std::int64_t>>()), w["issue"].get<int>(),
                             txt(tb), txt(lb), v.mismatches, compared);
   } else if (v.outside) {
@@ -223,16 +272,16 @@ Verdict simulate(const KernelContext& ctx, const TmaRun& run, const Sides& sd) {
                             "TMA moves global byte {} to shared byte {}, which the op does not declare; {} of {} box "
                             "elements lie outside the regions",
                             coord_text(w["box_element"].get<std::vector<std::int64_t>>()), w["issue"].get<int>(),
-                            coord_text(w["tensor_coords"].get<std::vector<std::int64_t>>()), sd.gr->text,
+                            coord_text(w["tensor_coords"].get<std::vector<std::int64_t>>()), sd.global_text(),
                             w["global_byte"].dump(), w["tma_byte"].dump(), v.outside, v.pieces);
   } else if (v.uncovered) {
     v.kind = Verdict::kUncovered;
-    v.witness["uncovered"] = {{"global_element", sd.gr->coord(first_uncovered)},
+    v.witness["uncovered"] = {{"global_element", sd.global_coord(first_uncovered)},
                               {"smem_element", sd.sr->coord(first_uncovered)},
                               {"count", v.uncovered}};
     v.message = fmt::format("element {} (global {}) is moved by no box element: {} of the region's {} elements are "
                             "not covered",
-                            elem_text(*sd.sr, first_uncovered), elem_text(*sd.gr, first_uncovered), v.uncovered,
+                            elem_text(*sd.sr, first_uncovered), global_elem_text(sd, first_uncovered), v.uncovered,
                             covered.size());
   }
   if (v.kind != Verdict::kPass) {
@@ -246,8 +295,11 @@ Verdict simulate(const KernelContext& ctx, const TmaRun& run, const Sides& sd) {
 }
 
 std::string run_text(const TmaRun& r) {
-  return fmt::format("box {}, dims {}, strides_bytes {}, swizzle {}, {} instruction(s)", coord_text(r.box),
-                     coord_text(r.dims), coord_text(r.strides_bytes), hw::to_string(r.swizzle), r.issues.size());
+  const std::string box = r.gather4.empty() ? fmt::format("box {}", coord_text(r.box))
+                                            : fmt::format("gather4 rows {} of {} elements", coord_text(r.gather4),
+                                                          r.box.front());
+  return fmt::format("{}, dims {}, strides_bytes {}, swizzle {}, {} instruction(s)", box, coord_text(r.dims),
+                     coord_text(r.strides_bytes), hw::to_string(r.swizzle), r.issues.size());
 }
 
 // "box [64, 64] (not [64, 128]), coords [0, 64] (not [0, 0])": the fields of `good` that
@@ -280,13 +332,16 @@ struct Prepared {
   std::optional<KernelFinding> early;  // n/a / undecided / fail before simulating
 };
 
-Prepared prepare(const KernelContext& ctx, std::size_t op_index, const Region& global, const Region& smem) {
+Prepared prepare(const KernelContext& ctx, std::size_t op_index, const Region& global, const Region& smem,
+                 const std::vector<Region>* gather_rows = nullptr) {
   Prepared p;
   Sides& sd = p.sd;
   sd.g = ctx.buffer(global.buffer);
   sd.s = ctx.buffer(smem.buffer);
   sd.gr = &global;
   sd.sr = &smem;
+  if (gather_rows)
+    for (const Region& r : *gather_rows) sd.grows.push_back(&r);
   for (const ResolvedBuffer* b : {sd.g, sd.s})
     if (!b->layout) {
       p.early = op_finding(ctx, op_index, prove::Status::kNotApplicable,
@@ -294,6 +349,17 @@ Prepared prepare(const KernelContext& ctx, std::size_t op_index, const Region& g
       return p;
     }
   sd.gb = region_bits(*sd.g, global, kMaxRegionElements, /*want_bits=*/false);  // only inverted
+  std::int64_t offset = 0;
+  for (const Region* r : sd.grows) {
+    sd.row_bits.push_back(region_bits(*sd.g, *r, kMaxRegionElements));
+    if (!sd.row_bits.back().ok()) {
+      p.early = op_finding(ctx, op_index, prove::Status::kUndecided, sd.row_bits.back().why_not);
+      return p;
+    }
+    sd.row_offset.push_back(offset);
+    offset += r->size();
+  }
+  for (const RegionBits& rb : sd.row_bits) sd.row_index.push_back(std::make_unique<BitIndex>(rb));
   sd.sb = region_bits(*sd.s, smem, kMaxRegionElements);
   for (const RegionBits* rb : {&sd.gb, &sd.sb})
     if (!rb->ok()) {
@@ -362,7 +428,7 @@ KernelFinding check_instruction(const KernelContext& ctx, std::size_t i, const T
   if (tm.interleave != "none")
     return op_finding(ctx, i, prove::Status::kUndecided,
                       fmt::format("interleave {} is not modelled", tm.interleave));
-  Prepared p = prepare(ctx, i, t.global, t.smem);
+  Prepared p = prepare(ctx, i, t.global, t.smem, t.is_gather4() ? &t.global_rows : nullptr);
   if (p.early) return *p.early;
   const Sides& sd = p.sd;
   const int tbits = tm.elem_bytes * 8;
@@ -380,10 +446,11 @@ KernelFinding check_instruction(const KernelContext& ctx, std::size_t i, const T
   run.tbits = tbits;
   run.dims = tm.dims;
   run.strides_bytes = tm.strides_bytes;
-  run.box = tm.box;
+  run.box = t.smem_box();
+  run.gather4 = t.gather4;
   run.swizzle = tm.swizzle;
   TmaPlan::Issue is;
-  is.coords = t.coords;
+  is.coords = t.box_origin();
   if (t.smem_address) {
     is.smem_byte = smem_address(ctx, *t.smem_address);
   } else {
@@ -392,6 +459,20 @@ KernelFinding check_instruction(const KernelContext& ctx, std::size_t i, const T
     is.smem_byte = smem_byte_images(*sd.s, first).front();
   }
   run.issues.push_back(is);
+  if (t.is_gather4()) {
+    // The four rows land one box row apart; PTX ISA §5.5.3.4 does not say how far apart when a
+    // swizzled row is narrower than its span (a tile box pads it to the span, H200 readback),
+    // and no gather4 hardware was measured (the H200 has none): only rows as wide as the pitch.
+    hw::GlobalTensor geo;
+    geo.elem_bytes = tm.elem_bytes;
+    hw::TmaTileLoad load{run.box, is.coords, run.swizzle, 0};
+    const std::int64_t pitch = hw::tma_box_row_pitch(geo, load);
+    if (pitch != tm.box[0] * tm.elem_bytes)
+      return op_finding(ctx, i, prove::Status::kUndecided,
+                        fmt::format("gather4 rows of {} bytes under the {} swizzle (span {} bytes): where the next "
+                                    "row lands is not documented (PTX ISA §5.5.3.4) nor measured",
+                                    tm.box[0] * tm.elem_bytes, hw::to_string(run.swizzle), pitch));
+  }
   const Verdict v = simulate(ctx, run, sd);
   const std::string what = t.store ? "tma.store" : "tma.load";
   if (v.kind == Verdict::kLimit) return op_finding(ctx, i, prove::Status::kUndecided, v.message);
@@ -416,7 +497,7 @@ KernelFinding check_instruction(const KernelContext& ctx, std::size_t i, const T
       fix = fmt::format("tensor map swizzle {} (not {}) to match the layout of {}", hw::to_string(*mode),
                         hw::to_string(run.swizzle), sd.s->model->name);
   }
-  if (fix.empty()) {
+  if (fix.empty() && !t.is_gather4()) {
     const TmaLowering low = lower_tma_copy(ctx, t.smem, t.global);
     if (low.plan) {
       const TmaRun good = run_of_plan(*low.plan);
@@ -428,8 +509,9 @@ KernelFinding check_instruction(const KernelContext& ctx, std::size_t i, const T
     }
   }
   KernelFinding f = finish_fail(ctx, i, sd, v, what, fix);
-  f.witness["tensor_map"] = {{"box", run.box}, {"dims", run.dims}, {"strides_bytes", run.strides_bytes},
+  f.witness["tensor_map"] = {{"box", tm.box}, {"dims", run.dims}, {"strides_bytes", run.strides_bytes},
                              {"swizzle", std::string(hw::to_string(run.swizzle))}};
+  if (t.is_gather4()) f.witness["gather4"] = t.gather4;
   return f;
 }
 

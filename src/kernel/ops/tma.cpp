@@ -1,6 +1,8 @@
 // tma.load / tma.store: cp.async.bulk.tensor with its tensor map (docs/model-format.md).
 #include <fmt/format.h>
 
+#include "tirx_verify/kernel/images.hpp"
+
 #include "parsers.hpp"
 
 namespace tirx::kernel::detail {
@@ -38,15 +40,54 @@ void parse_tma(ObjectReader& o, Op& op, OpEnv& env) {
     tm.oob_fill = m.opt_choice("oob_fill", {"none", "nan"}).value_or("none");
     m.finish();
     t.coords = o.int_array("coords", INT32_MIN, INT32_MAX);
-    if (t.coords.size() != rank)
+    t.gather4 = o.int_array("gather4", INT32_MIN, INT32_MAX, false);
+    if (o.has("gather4") && t.gather4.size() != 4)
+      o.fail("gather4", fmt::format("has {} entries; .tile::gather4 takes four row coordinates", t.gather4.size()));
+    if (t.is_gather4()) {
+      // PTX ISA 9.1 §5.5.3.4 (Tile::scatter4 and Tile::gather4 modes): 2-D tensors only; the
+      // instruction takes one column coordinate and four row coordinates; the bounding box's
+      // size in dimension 1 must be one. §9.7.9.25: gather4 is a load form (scatter4 the store).
+      if (t.store) o.fail("gather4", "is a load form (.tile::gather4); the store form .tile::scatter4 is not modelled");
+      if (rank != 2)
+        o.fail("gather4", fmt::format("needs a 2-D tensor map (PTX ISA §5.5.3.4); this one has rank {}", rank));
+      if (tm.box[1] != 1)
+        o.fail("gather4", fmt::format("needs the map's box[1] to be 1 (PTX ISA §5.5.3.4: the bounding box's size in "
+                                      "dimension 1 must be one; the four rows come from the row coordinates); this "
+                                      "box is {}",
+                                      coord_text(tm.box)));
+      if (t.coords.size() != 1)
+        o.fail("coords", fmt::format("has {} entries; with gather4 it is the column coordinate alone (the rows are "
+                                     "in gather4)",
+                                     t.coords.size()));
+    } else if (t.coords.size() != rank) {
       o.fail("coords", fmt::format("has {} entries; the tensor map has rank {}", t.coords.size(), rank));
+    }
   }
-  t.global = env.region(o, "global", kGlobalScope);
   t.smem = env.region(o, "smem", kSharedScopes);
-  if (t.global.size() != t.smem.size())
-    o.fail("smem", fmt::format("region '{}' has {} elements but global region '{}' has {}; they correspond element "
-                               "by element",
-                               t.smem.text, t.smem.size(), t.global.text, t.global.size()));
+  if (t.is_gather4()) {
+    t.global_rows = env.regions(o, "global", kGlobalScope);
+    if (t.global_rows.size() != 4)
+      o.fail("global", fmt::format("has {} regions; a gather4 load names four, one per row coordinate",
+                                   t.global_rows.size()));
+    std::int64_t total = 0;
+    for (const Region& r : t.global_rows) {
+      if (r.buffer != t.global_rows[0].buffer)
+        o.fail("global", fmt::format("names '{}' and '{}'; the four rows come from one tensor map", r.buffer,
+                                     t.global_rows[0].buffer));
+      total += r.size();
+    }
+    t.global = t.global_rows[0];
+    if (total != t.smem.size())
+      o.fail("smem", fmt::format("region '{}' has {} elements but the four global rows have {}; they correspond "
+                                 "element by element",
+                                 t.smem.text, t.smem.size(), total));
+  } else {
+    t.global = env.region(o, "global", kGlobalScope);
+    if (t.global.size() != t.smem.size())
+      o.fail("smem", fmt::format("region '{}' has {} elements but global region '{}' has {}; they correspond "
+                                 "element by element",
+                                 t.smem.text, t.smem.size(), t.global.text, t.global.size()));
+  }
   t.smem_address = env.opt_address(o, "smem_address", kSharedScopes, false);
   t.multicast = o.int_array("multicast", 0, 15, false);
   (t.store ? op.reads : op.writes).push_back(t.smem.buffer);
