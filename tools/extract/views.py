@@ -83,6 +83,14 @@ def is_reg_view(node, env) -> bool:
 
 def buffer_of(node, env, ev, ex, name: str | None, line: int, root: str | None = None):
     """The BufferRef node names: a buffer name, or a derived buffer (emitted into ex)."""
+    import tile_class
+    b = tile_class.member(node, env)  # `self.reg` of a tile-task instance (tile_class.py)
+    if b is not tile_class.NOT_MEMBER:
+        if isinstance(b, Unresolved):
+            raise UnresolvedError(b)
+        if not isinstance(b, BufferRef):
+            raise ConvertError(f"{ast.unparse(node)!r} is not a buffer the extraction modelled")
+        return b
     if isinstance(node, ast.Name):
         b = lookup(env, node.id)
         if isinstance(b, Unresolved):
