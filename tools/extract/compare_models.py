@@ -74,6 +74,14 @@ def locate(model, mirrors):
             else:
                 continue
             break
+    for repo, full, f, text in list(out):  # KERNEL.py re-exporting the kernel of its own subpackage
+        for mod in sorted(m for m in sibling_imports(text) if "." in m):  # (`from ._pkg.kernel import get_kernel`)
+            sub = os.path.join(os.path.dirname(f), mod.replace(".", "/") + ".py")
+            if sub in src.get("files", []) and (full, sub) not in seen:  # a module the model lists
+                sub_text = git_show(mirrors[repo], full, sub)
+                if sub_text is not None:
+                    seen.add((full, sub))
+                    out.append((repo, full, sub, sub_text))
     if not out:  # no usable commit: the newest version of each listed file in each mirror's history
         for repo in src.get("repos", []):
             mirror = mirrors.get(repo)

@@ -1573,7 +1573,10 @@ def class_value(st: ast.ClassDef, env: dict, ev: "Evaluator", why: str):
         import tile_class  # a plain class (a megakernel tile task): its attributes and methods (tile_class.py)
         return tile_class.ClassValue(st, env, [env.get(b.id) if isinstance(b, ast.Name) else None
                                                for b in st.bases])
-    return Unresolved(st.name, st.lineno, why)
+    u = Unresolved(st.name, st.lineno, why)
+    if st.decorator_list:  # (tile_class.ClassValue.unread_bases says so)
+        u.decorated = "decorated " + ", ".join("@" + ast.unparse(d) for d in st.decorator_list) + "; "
+    return u
 
 
 TIR_SCALARS = {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",

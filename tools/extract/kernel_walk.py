@@ -279,6 +279,11 @@ class Walker:
     def walk_stmt(self, st, env, defs, called, cond):
         flow_state.CURRENT["stmt"] = st
         flow_pool.before_statement(st, env)  # SMEMPool offsets (flow_pool.py)
+        if isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            try:
+                return self._walk_stmt(st, env, defs, called, cond)
+            finally:  # `self.X = ...` bound under its dotted name by a special form: onto the object
+                tile_class.settle(st, env)
         if not isinstance(st, flow_state.BRANCHING) or flow_state.transparent_if(self.ex, st, env):
             return self._walk_stmt(st, env, defs, called, cond)
         self.ex.flow_depth = getattr(self.ex, "flow_depth", 0) + 1  # branches and loops (flow_state.py)

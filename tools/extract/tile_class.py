@@ -80,8 +80,16 @@ class ClassValue:
         return out
 
     def unread_bases(self) -> list:
-        return [ast.unparse(b) for c in self.mro() for b, v in zip(c.node.bases, c.bases)
-                if not isinstance(v, ClassValue)]
+        """Each base along the MRO that is not a ClassValue, with why (a decorated class such as
+        `@T.meta_class` is not evaluated: the decorator's effect is not modelled)."""
+        out = []
+        for c in self.mro():
+            for b, v in zip(c.node.bases, c.bases):
+                if not isinstance(v, ClassValue):
+                    why = getattr(v, "reason", None) or "not read"
+                    deco = getattr(v, "decorated", "")
+                    out.append(f"{ast.unparse(b)}: {deco}{why}")
+        return out
 
     def find(self, name: str):
         """(owner ClassValue, 'attr' | 'method', value) for `name` along the MRO, else None."""
@@ -96,7 +104,7 @@ class ClassValue:
         import kernel_env
         unread = self.unread_bases()
         why = f"{what} has no attribute {name!r} in this file" + (
-            f" (its base {', '.join(unread)} is not read: it may define it)" if unread else "")
+            f" (a base is not read, and may define it: {'; '.join(unread)})" if unread else "")
         return kernel_env.UnresolvedError(kernel_env.Unresolved(f"{what}.{name}", self.node.lineno, why))
 
 
@@ -181,6 +189,19 @@ def store(target: ast.Attribute, value, env: dict) -> bool:
         env[target.value.id].attrs[target.attr] = value
         return True
     return False
+
+
+def settle(st, env: dict) -> None:
+    """After a walked assignment: a `recv.X` target that a special form (a register array, a
+    thread index, a declared scalar, an in-place update) bound in `env` under its dotted name
+    is moved onto the Instance / ClassValue, where every method reads it."""
+    targets = st.targets if isinstance(st, ast.Assign) else [st.target]
+    for t in targets:
+        if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and \
+                isinstance(env.get(t.value.id), (Instance, ClassValue)):
+            key = f"{t.value.id}.{t.attr}"
+            if key in env:
+                env[t.value.id].attrs[t.attr] = env.pop(key)
 
 
 NOT_MEMBER = object()
