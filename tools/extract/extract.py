@@ -372,6 +372,11 @@ def _params_with_defaults(fn):
     return list(zip(params, defaults)) + list(zip(a.kwonlyargs, a.kw_defaults))
 
 
+def _is_buffer_param(p) -> bool:
+    a = p.annotation
+    return isinstance(a, ast.Call) and getattr(a.func, "attr", getattr(a.func, "id", None)) == "Buffer"
+
+
 def bind_root(tree, fn, env, overrides, ex: Extraction) -> dict:
     fenv = dict(env)
     cfg, cfg_name = default_config(env)
@@ -388,6 +393,12 @@ def bind_root(tree, fn, env, overrides, ex: Extraction) -> dict:
             if k.arg:
                 site_args[k.arg] = k.value
         site_label = f"{caller.name}:{call.lineno}"
+    dc_cfg = None
+    if site is None:  # an entry no code of the file calls: a configuration class's defaults (py_classes.py)
+        need = [p.arg for p, d in _params_with_defaults(fn) if d is None and p.arg not in overrides and
+                p.arg not in cfg and host_launch.param_value(fn, p, ex) is None and
+                not kernel_env.runtime_scalar_reason(p, fn.name) and not _is_buffer_param(p)]
+        dc_cfg = py_classes.entry_defaults(need, env, Evaluator(env))
     for p, d in _params_with_defaults(fn):
         name = p.arg
         if name in overrides:
@@ -415,6 +426,10 @@ def bind_root(tree, fn, env, overrides, ex: Extraction) -> dict:
             ex.config[name] = {"value": fenv[name], "origin": where}
         elif host_launch.param_value(fn, p, ex) is not None:
             fenv[name] = host_launch.param_value(fn, p, ex)  # the file's own launch (host_launch.py)
+        elif dc_cfg is not None and name in dc_cfg[1]:
+            fenv[name] = dc_cfg[1][name]
+            ex.config[name] = {"value": fenv[name], "origin": f"{dc_cfg[0]}() default of field {name} (the one "
+                               f"configuration class whose fields give {fn.name}'s parameters without default)"}
         else:
             fenv[name] = Unresolved(name, fn.lineno, kernel_env.runtime_scalar_reason(p, fn.name) or
                                     f"parameter of {fn.name} with no default, no call site in "
