@@ -59,7 +59,6 @@ class ClassValue:
             for st in self.node.body:
                 if isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Assert)) and \
                         (not isinstance(st, ast.AnnAssign) or st.value is not None):
-                    before = set(ns)
                     try:
                         kernel_env.run_straight([st], ns, kernel_env.Evaluator(ns))
                     except Exception as e:  # noqa: BLE001 - the class body fails here: its names are unknown
@@ -69,7 +68,6 @@ class ClassValue:
                     for t in getattr(st, "targets", [getattr(st, "target", None)]):
                         for n in (kernel_env.names_of(t) if t is not None else []):
                             self._attrs[n] = ns.get(n)
-                    del before
         return self._attrs
 
     def mro(self):
@@ -246,7 +244,6 @@ def tile_classes(tree: ast.Module, env: dict) -> list:
 def construct(cls: ClassValue, overrides: dict, ex) -> Instance:
     """Run `__init__` (along the MRO; `super().__init__(...)` runs the base's) with the
     arguments --param gives, else the parameters' defaults; then --param self.X."""
-    import kernel_env
     inst = Instance(cls)
     got = cls.find("__init__")
     if got is not None and got[1] == "method":
@@ -255,7 +252,6 @@ def construct(cls: ClassValue, overrides: dict, ex) -> Instance:
         if k.startswith("self.") and "." not in k[5:]:
             inst.attrs[k[5:]] = v
             ex.config[k] = {"value": v, "origin": "--param (an attribute of the tile-task instance)"}
-    del kernel_env
     return inst
 
 
@@ -320,11 +316,8 @@ def _run_init(owner: ClassValue, fn: ast.FunctionDef, inst: Instance, overrides:
             for t in getattr(st, "targets", []):
                 for n in kernel_env.names_of(t):
                     env[n] = kernel_env.Unresolved(n, st.lineno, f"{owner.name}.__init__ line {st.lineno}: {e}")
-        # `self.X = v` lands in env as the dotted name (kernel_env.assign_target) unless stored on
-        # the instance: move it there
-        me = params[0].arg + "."
-        for k in [k for k in env if isinstance(k, str) and k.startswith(me) and "." not in k[len(me):]]:
-            inst.attrs[k[len(me):]] = env.pop(k)
+        if isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            settle(st, env)  # `self.X = v` bound under its dotted name: onto the instance
 
 
 def _super_init(st):
@@ -354,9 +347,9 @@ def entry_methods(cls: ClassValue, inst: Instance, ex) -> list:
                 ex.block(f"helper {cls.name}.{name}", fn.lineno, None,
                          f"the driver calls it only when {cls.name}.need_init; not known here ({e})")
                 continue
+            ex.config[f"{cls.name}.need_init"] = {"value": need, "origin": "class attribute: the driver calls "
+                                                  "class_init / class_finalize only when it is True"}
             if need is not True:
-                ex.notes_class = getattr(ex, "notes_class", []) + [
-                    f"{cls.name}.need_init is {need!r}: the driver does not call {cls.name}.{name}"]
                 continue
             out.append((name, bound(fn, owner, cls)))
         else:
