@@ -532,7 +532,7 @@ def _extract_tile(cls, tree, env, overrides, file_label) -> dict:
     import smem_placement
     check_param_names(tree, overrides, [fn for c in cls.mro() for fn in c.methods.values()])
     ex = Extraction(os.path.basename(file_label), overrides)
-    inst = tile_class.construct(cls, overrides, ex)
+    inst = tile_class.construct(cls, overrides, ex, is_layout_expr)
     walked = []
     called: set = set()
     for name, fv in tile_class.entry_methods(cls, inst, ex):

@@ -241,13 +241,13 @@ def tile_classes(tree: ast.Module, env: dict) -> list:
     return out
 
 
-def construct(cls: ClassValue, overrides: dict, ex) -> Instance:
+def construct(cls: ClassValue, overrides: dict, ex, is_layout_expr) -> Instance:
     """Run `__init__` (along the MRO; `super().__init__(...)` runs the base's) with the
     arguments --param gives, else the parameters' defaults; then --param self.X."""
     inst = Instance(cls)
     got = cls.find("__init__")
     if got is not None and got[1] == "method":
-        _run_init(got[0], got[2], inst, overrides, ex, None)
+        _run_init(got[0], got[2], inst, overrides, ex, None, is_layout_expr)
     for k, v in overrides.items():
         if k.startswith("self.") and "." not in k[5:]:
             inst.attrs[k[5:]] = v
@@ -255,7 +255,8 @@ def construct(cls: ClassValue, overrides: dict, ex) -> Instance:
     return inst
 
 
-def _run_init(owner: ClassValue, fn: ast.FunctionDef, inst: Instance, overrides: dict, ex, call_args):
+def _run_init(owner: ClassValue, fn: ast.FunctionDef, inst: Instance, overrides: dict, ex, call_args,
+              is_layout_expr):
     import kernel_env
     env = dict(owner.env)
     params = fn.args.posonlyargs + fn.args.args
@@ -298,11 +299,10 @@ def _run_init(owner: ClassValue, fn: ast.FunctionDef, inst: Instance, overrides:
                 args = [kernel_env.eval_or_unresolved(ev, a, "argument", st.lineno) for a in sup.args]
                 kwargs = {k.arg: kernel_env.eval_or_unresolved(ev, k.value, k.arg, st.lineno) for k in sup.keywords}
                 b_owner, _, b_fn = base.find("__init__")
-                _run_init(b_owner, b_fn, inst, overrides, ex, (args, kwargs))
+                _run_init(b_owner, b_fn, inst, overrides, ex, (args, kwargs), is_layout_expr)
             continue  # an unread base's __init__: what it sets stays unknown (ClassValue.missing says so)
         if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Attribute) and \
                 isinstance(st.targets[0].value, ast.Name) and st.targets[0].value.id == params[0].arg:
-            from kernel_walk import is_layout_expr
             if is_layout_expr(st.value):  # `self.A_layout = mma_shared_layout(a_type, ...)`: in __init__'s names
                 lay = kernel_env.LayoutExpr(st.value, st.lineno)
                 lay.env = env
