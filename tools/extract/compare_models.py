@@ -8,7 +8,9 @@ For each models/kernels/*.json: the kernel file is the model's `source.files` en
 after the kernel (KERNEL.py), read from a local bare mirror of its repository (`git show
 COMMIT:PATH`) at the model's `source.commit`, at the mirror's HEAD (the kern DSL, where the
 corpus's `at_head` records come from) and at 92240d6 (the last tree before the kern DSL
-rewrite); each version is extracted (extract.py, in a scratch directory under the file's own
+rewrite) -- and when none of those holds a listed file (a model made from a file since moved or
+removed, whose record names it by path only), at the newest commit of each mirror's history
+holding each listed file (the row's `commit_chosen` says which versions were tried); each version is extracted (extract.py, in a scratch directory under the file's own
 name, so no temporary path reaches the output) at the bundled model's configuration (its
 integer `params` and string `other_params` as --param), the version whose buffers agree with
 the most bundled buffers is kept and also extracted at its own default configuration (no
@@ -72,7 +74,39 @@ def locate(model, mirrors):
             else:
                 continue
             break
+    for repo, full, f, text in list(out):  # KERNEL.py re-exporting the kernel of its own subpackage
+        for mod in sorted(m for m in sibling_imports(text) if "." in m):  # (`from ._pkg.kernel import get_kernel`)
+            sub = os.path.join(os.path.dirname(f), mod.replace(".", "/") + ".py")
+            if sub in src.get("files", []) and (full, sub) not in seen:  # a module the model lists
+                sub_text = git_show(mirrors[repo], full, sub)
+                if sub_text is not None:
+                    seen.add((full, sub))
+                    out.append((repo, full, sub, sub_text))
+    if not out:  # no usable commit: the newest version of each listed file in each mirror's history
+        for repo in src.get("repos", []):
+            mirror = mirrors.get(repo)
+            if not mirror or not os.path.isdir(mirror):
+                continue
+            for f in files:
+                full = newest_commit_holding(mirror, f)
+                if full and (full, f) not in seen:
+                    seen.add((full, f))
+                    out.append((repo, full, f, git_show(mirror, full, f)))
     return out
+
+
+def newest_commit_holding(mirror, path):
+    """The newest commit (in `git log --all` order: commit date, then git's own order) at which
+    `path` exists: a model whose `source.commit` is missing was made from a file the corpus names
+    by path only, and a file later moved or removed is last seen there.  The log lists the commits
+    that change the path, so the one removing it is skipped by the existence check."""
+    r = subprocess.run(["git", "-C", mirror, "log", "--all", "--format=%H", "--", path],
+                       capture_output=True, text=True)
+    for commit in r.stdout.split():
+        if subprocess.run(["git", "-C", mirror, "cat-file", "-e", f"{commit}:{path}"],
+                          capture_output=True).returncode == 0:
+            return commit
+    return None
 
 
 def equiv(verify, a, b, params):
@@ -272,6 +306,10 @@ def compare(model_path, mirrors, verify, out_dir, replace=False):
         return row
     agree, repo, commit, path, text, got, diffs, missing = best
     row.update(repo=repo, commit=commit[:7], path=path)
+    if not model.get("source", {}).get("commit"):  # chosen among the versions tried (locate)
+        row["commit_chosen"] = {"commit": commit, "versions_tried": [f"{c[1][:7]}:{c[2]}" for c in cands],
+                                "rule": "the model has no source.commit: of the versions tried, the one whose "
+                                        "buffers agree with the most bundled buffers (ties: the earlier)"}
     if out_dir:
         run_extract(text, path, repo, commit, model["kernel"], bundled_params(model),
                     os.path.join(out_dir, model["kernel"] + ".json"))

@@ -389,6 +389,10 @@ def _starred_keywords(call: ast.Call, site_env) -> dict:
             out.update(d)
     return out
 
+def _is_buffer_param(p) -> bool:
+    a = p.annotation
+    return isinstance(a, ast.Call) and getattr(a.func, "attr", getattr(a.func, "id", None)) == "Buffer"
+
 
 def bind_root(tree, fn, env, overrides, ex: Extraction) -> dict:
     fenv = dict(env)
@@ -407,6 +411,12 @@ def bind_root(tree, fn, env, overrides, ex: Extraction) -> dict:
                 site_args[k.arg] = k.value
         site_vals = _starred_keywords(call, site_env)
         site_label = f"{caller.name}:{call.lineno}"
+    dc_cfg = None
+    if site is None:  # an entry no code of the file calls: a configuration class's defaults (py_classes.py)
+        need = [p.arg for p, d in _params_with_defaults(fn) if d is None and p.arg not in overrides and
+                p.arg not in cfg and host_launch.param_value(fn, p, ex) is None and
+                not kernel_env.runtime_scalar_reason(p, fn.name) and not _is_buffer_param(p)]
+        dc_cfg = py_classes.entry_defaults(need, env, Evaluator(env))
     for p, d in _params_with_defaults(fn):
         name = p.arg
         if name in overrides:
@@ -438,6 +448,10 @@ def bind_root(tree, fn, env, overrides, ex: Extraction) -> dict:
             ex.config[name] = {"value": fenv[name], "origin": where}
         elif host_launch.param_value(fn, p, ex) is not None:
             fenv[name] = host_launch.param_value(fn, p, ex)  # the file's own launch (host_launch.py)
+        elif dc_cfg is not None and name in dc_cfg[1]:
+            fenv[name] = dc_cfg[1][name]
+            ex.config[name] = {"value": fenv[name], "origin": f"{dc_cfg[0]}() default of field {name} (the one "
+                               f"configuration class whose fields give {fn.name}'s parameters without default)"}
         else:
             fenv[name] = Unresolved(name, fn.lineno, kernel_env.runtime_scalar_reason(p, fn.name) or
                                     f"parameter of {fn.name} with no default, no call site in "
@@ -482,8 +496,17 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
     eval_limits.reset()
     env = module_env(tree, overrides, os.path.basename(file_label))
     host_launch.set_context(tree, env, overrides, os.path.basename(file_label))
-    roots = kernel_roots(tree, env, function)
+    import tile_class  # a kernel that is a class's methods: a megakernel tile task (tile_class.py)
+    roots = [] if function is not None and isinstance(env.get(function), tile_class.ClassValue) else \
+        kernel_roots(tree, env, function)
     if not roots:
+        tiles = [c for c in tile_class.tile_classes(tree, env) if function is None or c.name == function]
+        if len(tiles) > 1:
+            raise InputError("extract.kernel", f"{file_label}: the file defines {len(tiles)} tile-task classes ("
+                             + ", ".join(f"{c.name} at line {c.node.lineno}" for c in tiles)
+                             + "); a model describes one: choose it with --function NAME", tiles[1].node.lineno)
+        if tiles:
+            return _extract_tile(tiles[0], tree, env, overrides, file_label)
         for st in tree.body:  # kernels as methods of a class: say so instead of "no kernel"
             if isinstance(st, ast.ClassDef) and any(isinstance(m, ast.FunctionDef) and (
                     contains_interesting(m) or _has_buffer_params(m)) for m in st.body):
@@ -522,6 +545,31 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
             where = f" (module constant, line {MODULE_OVERRIDES[name]})" if name in MODULE_OVERRIDES else ""
             ex.config[name] = {"value": v, "origin": f"--param{where}"}
     return {"ex": ex, "roots": [f.name for f in roots]}
+
+
+def _extract_tile(cls, tree, env, overrides, file_label) -> dict:
+    """Walk a tile-task class's entry methods in the megakernel driver's order (tile_class.py)."""
+    import tile_class
+    import scoping
+    import smem_placement
+    check_param_names(tree, overrides, [fn for c in cls.mro() for fn in c.methods.values()])
+    ex = Extraction(os.path.basename(file_label), overrides)
+    inst = tile_class.construct(cls, overrides, ex, is_layout_expr)
+    walked = []
+    called: set = set()
+    for name, fv in tile_class.entry_methods(cls, inst, ex):
+        fenv = tile_class.bind_entry(fv, cls, name, overrides, ex)
+        bind_buffer_params(fv.node, fenv, ex, Evaluator(fenv))  # `A: T.Buffer(...)` parameters
+        try:
+            Walker(ex).walk_function(fv, fenv, called)
+        except scoping.ScopeError as e:
+            raise InputError("extract.scope", str(e), e.line) from None
+        walked.append(f"{cls.name}.{name}")
+    smem_placement.finish(ex)
+    for name, v in overrides.items():
+        if name not in ex.config:
+            ex.config[name] = {"value": v, "origin": "--param"}
+    return {"ex": ex, "roots": walked}
 
 
 def read_names(tree) -> set:

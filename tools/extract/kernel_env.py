@@ -527,6 +527,9 @@ class Evaluator(Translator):
             if attr == "desc":
                 return base  # the descriptor register itself (smem_desc.py:31-33)
             raise ConvertError(f"{ast.unparse(node)!r}: a SmemDescriptor method the extraction does not model")
+        import tile_class
+        if isinstance(base, (tile_class.Instance, tile_class.ClassValue)):
+            return tile_class.attr_of(base, attr)  # Python's attribute lookup (tile_class.py)
         if isinstance(base, Scheduler) and attr == "worker":
             # ClusterLaunchControlScheduler.worker(prefix): a _CLCWorker, which IS-A
             # ClusterPersistentScheduler2D (apache/tvm 5d4dc87 python/tvm/backend/cuda/lang/
@@ -817,6 +820,15 @@ class Evaluator(Translator):
             raise ConvertError(f"{ast.unparse(node.func)!r}: a partial of a function that is not evaluated")
         if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), FuncValue):
             return self.call_helper(self.env[node.func.id], node)
+        import tile_class
+        if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), tile_class.ClassValue):
+            c = self.env[node.func.id]  # an instance built by kernel code: not evaluated (tile_class.py)
+            raise UnresolvedError(Unresolved(c.name, c.node.lineno, "a class (not evaluated: only Enum and @dataclass "
+                                             "classes are constructed; a tile task's own instance is built from "
+                                             "its __init__ by tile_class.py)"))
+        m = tile_class.member(node.func, self.env)
+        if isinstance(m, FuncValue):  # `self.helper(...)`: a method of the tile task, bound (tile_class.py)
+            return self.call_helper(m, node)
         if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), py_classes.DataclassDef):
             # a field whose argument the source does not fix holds its Unresolved: reading that
             # field raises it (py_classes._known), the other fields are known
@@ -944,6 +956,15 @@ class Evaluator(Translator):
     # -- layouts bound to names -------------------------------------------------------------
 
     def layout(self, node):
+        import tile_class
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+                isinstance(self.env.get(node.value.id), (tile_class.Instance, tile_class.ClassValue)):
+            v = tile_class.attr_of(self.env[node.value.id], node.attr)  # `layout=self.A_layout` (tile_class.py)
+            if isinstance(v, LayoutExpr):
+                import builder_ns
+                return Evaluator(getattr(v, "env", self.env)).layout(builder_ns.unwrap_meta_var(v.node))
+            if not isinstance(v, (ast.AST,)) and v is not None and not isinstance(v, (int, str, tuple)):
+                return v
         if isinstance(node, (ast.Name, ast.Attribute)):
             name = dotted(node)
             v = self.env.get(name) if name else None
@@ -980,7 +1001,9 @@ def assign_target(target, value, env: dict) -> None:
         for t, v in zip(target.elts, vals):
             assign_target(t, v, env)
     elif isinstance(target, ast.Attribute) and dotted(target):
-        env[dotted(target)] = value
+        import tile_class  # `self.X = v` on a tile-task instance is stored on it (tile_class.py)
+        if not tile_class.store(target, value, env):
+            env[dotted(target)] = value
     elif isinstance(target, ast.Starred):
         raise ConvertError("starred assignment")
 
@@ -1561,7 +1584,14 @@ def class_value(st: ast.ClassDef, env: dict, ev: "Evaluator", why: str):
     dc = py_classes.dataclass_def(st, env)
     if dc is not None:
         return dc
-    return Unresolved(st.name, st.lineno, why)
+    if not st.decorator_list and not st.keywords:
+        import tile_class  # a plain class (a megakernel tile task): its attributes and methods (tile_class.py)
+        return tile_class.ClassValue(st, env, [env.get(b.id) if isinstance(b, ast.Name) else None
+                                               for b in st.bases])
+    u = Unresolved(st.name, st.lineno, why)
+    if st.decorator_list:  # (tile_class.ClassValue.unread_bases says so)
+        u.decorated = "decorated " + ", ".join("@" + ast.unparse(d) for d in st.decorator_list) + "; "
+    return u
 
 
 TIR_SCALARS = {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",

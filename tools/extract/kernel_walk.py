@@ -29,6 +29,7 @@ import tmem_ops
 import op_sites
 import scoping
 import smem_placement
+import tile_class
 import tir_buffers
 import tvm_classes
 import warps as warps_mod
@@ -269,6 +270,11 @@ class Walker:
     def walk_stmt(self, st, env, defs, called, cond):
         flow_state.CURRENT["stmt"] = st
         flow_pool.before_statement(st, env)  # SMEMPool offsets (flow_pool.py)
+        if isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            try:
+                return self._walk_stmt(st, env, defs, called, cond)
+            finally:  # `self.X = ...` bound under its dotted name by a special form: onto the object
+                tile_class.settle(st, env)
         if not isinstance(st, flow_state.BRANCHING) or flow_state.transparent_if(self.ex, st, env):
             return self._walk_stmt(st, env, defs, called, cond)
         self.ex.flow_depth = getattr(self.ex, "flow_depth", 0) + 1  # branches and loops (flow_state.py)
@@ -355,8 +361,8 @@ class Walker:
                 return
             if isinstance(value, ast.Call):
                 self.scan_calls(value, env, defs, called, cond, skip_top=True)
-                got = allocators.allocation(value, env, ev, ex, names[0] if len(names) == 1 else None,
-                                            st.lineno, cond)
+                got = allocators.allocation(value, env, ev, ex, tile_class.member_name(names[0], env)
+                                            if len(names) == 1 else None, st.lineno, cond)
                 if got is not allocators.NOT_AN_ALLOCATION:
                     self.bind(targets, got, env, st.lineno)
                     return
@@ -872,6 +878,14 @@ def helper_of(func, env):
     module (`_mod.helper(...)`, kernel_env.sibling_module); else None."""
     if isinstance(func, ast.Name):
         v = env.get(func.id)
+        return v if isinstance(v, FuncValue) else None
+    import tile_class
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
+            isinstance(env.get(func.value.id), (tile_class.Instance, tile_class.ClassValue)):
+        try:  # `self.method(...)`: the method bound to the instance (tile_class.py)
+            v = tile_class.attr_of(env[func.value.id], func.attr)
+        except Exception:  # noqa: BLE001 - not a method of the file's class: no helper
+            return None
         return v if isinstance(v, FuncValue) else None
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
             isinstance(env.get(func.value.id), ModuleValue):

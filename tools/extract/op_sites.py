@@ -95,13 +95,16 @@ def region(node, env, ev, ex=None, line=0) -> tuple[str, BufferRef]:
     if ex is not None and views.is_derived(base):
         b = views.buffer_of(base, env, ev, ex, None, line)
     else:
-        if not isinstance(base, ast.Name):
+        import tile_class
+        b = tile_class.member(base, env)  # `self.A_smem[...]` of a tile-task instance (tile_class.py)
+        if b is tile_class.NOT_MEMBER and not isinstance(base, ast.Name):
             raise ConvertError(f"{ast.unparse(node)!r} is not a buffer region")
-        b = env.get(base.id)
+        if b is tile_class.NOT_MEMBER:
+            b = env.get(base.id)
         if isinstance(b, Unresolved):
             raise UnresolvedError(b)
         if not isinstance(b, BufferRef):
-            raise ConvertError(f"{base.id!r} is not a buffer the extraction modelled (no layout, or not allocated "
+            raise ConvertError(f"{ast.unparse(base)!r} is not a buffer the extraction modelled (no layout, or not allocated "
                                "in this file)")
     if not isinstance(node, ast.Subscript):
         return b.name, b

@@ -215,3 +215,30 @@ def dataclass_function(name: str, args: list, kwargs: dict, ev):
         vals.update(kwargs)
         return x.cls.construct([], vals, ev)
     raise ConvertError(f"dataclasses.{name}() with these arguments is not evaluated")
+
+
+def entry_defaults(need: list, env: dict, ev):
+    """(class name, {parameter: value}) when exactly one @dataclass configuration class visible in
+    `env` (the file's own or imported from a module it reads) has a field with a default for each
+    name in `need` (an entry point's parameters that have no default and no call site in the
+    file): `C()`, built by its generated __init__ (so __post_init__ runs), is the default
+    configuration the runner's keyword arguments come from (docs/corpus-conversion.md, "Default
+    configuration": a dataclass default).  None when no class or more than one fits."""
+    import kernel_env
+    if not need:
+        return None
+    seen, fits = set(), []
+    for v in env.values():
+        if isinstance(v, DataclassDef) and id(v) not in seen:
+            seen.add(id(v))
+            d = v.defaults(ev)
+            if all(n in d and not isinstance(d[n], kernel_env.Unresolved) for n in need):
+                fits.append(v)
+    if len(fits) != 1:
+        return None
+    try:
+        inst = fits[0].construct([], {}, ev)
+    except (ConvertError, kernel_env.UnresolvedError, kernel_env.CodeRaises):
+        return None
+    return fits[0].name, {n: inst.values[n] for n in need}
+

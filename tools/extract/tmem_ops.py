@@ -374,7 +374,11 @@ def note_decl(buf: BufferRef, call: ast.Call, ev, ex) -> None:
     node = next((k.value for k in call.keywords if k.arg == "allocated_addr"), None)
     if node is None or hasattr(buf, "tmem_col"):
         return
-    v = ev.value(node)
+    try:
+        v = ev.value(node)
+    except (ConvertError, UnresolvedError) as e:  # e.g. `tmem_ptr_in_smem[0]`: the address tcgen05.alloc
+        buf.tmem_col = f"allocated_addr={ast.unparse(node)} is not a number the source fixes ({e})"  # wrote
+        return
     if isinstance(v, (tuple, list)) and len(v) == 1:
         v = v[0]
     if isinstance(v, bool) or not isinstance(v, int):

@@ -77,12 +77,30 @@ def is_reg_view(node, env) -> bool:
     """Whether node is `ARR.view(*shape, layout=L)` of a register array (fragments.RegArray);
     other views of register arrays are not modelled and stay plain values, as before."""
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "view" and \
-        isinstance(node.func.value, ast.Name) and type(lookup(env, node.func.value.id)).__name__ == "RegArray" and \
+        type(receiver_value(node.func.value, env)).__name__ == "RegArray" and \
         any(k.arg == "layout" for k in node.keywords)
+
+
+def receiver_value(recv, env):
+    """The value a view's receiver names: a name, or `self.X` of a tile-task instance
+    (tile_class.py); None otherwise."""
+    if isinstance(recv, ast.Name):
+        return lookup(env, recv.id)
+    import tile_class
+    v = tile_class.member(recv, env)
+    return None if v is tile_class.NOT_MEMBER else v
 
 
 def buffer_of(node, env, ev, ex, name: str | None, line: int, root: str | None = None):
     """The BufferRef node names: a buffer name, or a derived buffer (emitted into ex)."""
+    import tile_class
+    b = tile_class.member(node, env)  # `self.reg` of a tile-task instance (tile_class.py)
+    if b is not tile_class.NOT_MEMBER:
+        if isinstance(b, Unresolved):
+            raise UnresolvedError(b)
+        if not isinstance(b, BufferRef):
+            raise ConvertError(f"{ast.unparse(node)!r} is not a buffer the extraction modelled")
+        return b
     if isinstance(node, ast.Name):
         b = lookup(env, node.id)
         if isinstance(b, Unresolved):
@@ -110,7 +128,7 @@ def buffer_of(node, env, ev, ex, name: str | None, line: int, root: str | None =
         base = buffer_of(node.value.value, env, ev, ex, None, line, root or name)
         return sub(base, node, ev, ex, name, line)
     recv = node.func.value
-    arr = lookup(env, recv.id) if isinstance(recv, ast.Name) else None
+    arr = receiver_value(recv, env)
     if arr is not None and type(arr).__name__ == "RegArray" and node.func.attr == "view":
         return _reg_view(node, arr, ev, ex, name or f"{arr.name}.view", line)
     base = buffer_of(recv, env, ev, ex, None, line, root or name)

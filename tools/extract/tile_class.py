@@ -1,0 +1,379 @@
+"""Kernels written as methods of a class: megakernel tile tasks (docs/extract.md, "Tile-task
+classes").
+
+The megakernel tile tasks (tirx_kernels/megakernel/tile_tasks/*.py, `class GemmTile(Tile)`) keep
+their configuration in instance attributes that `__init__` sets from its arguments (`self.BLK_M =
+BLK_M`, `self.TILE_K = ceildiv(...)`), build their buffers in methods (`self.A_smem =
+smem_manager.alloc(...)`) and issue their ops in others (`run` -> `self._run(...)`).  The
+megakernel driver (megakernel/utils/base.py at 8721e86: class_init_all 643-647, device_init_all
+654-658, the tile's run 547, class_finalize_all 649-652) calls, for one tile class C and one
+instance t:
+
+    C.class_init(smem_manager)   (only when C.need_init)
+    t.init(smem_manager)
+    t.run(m_idx, n_idx, k_idx, ...)
+    C.class_finalize()           (only when C.need_init)
+
+and that is the order walked here.  Python semantics (Language Reference 3.3 "Data model", 4.2
+"Naming and binding": a class body runs once in its own namespace, which method bodies do not
+see; an attribute is looked up on the instance, then on the class and its bases in order; a
+method read from an instance is bound to it, a classmethod to the class):
+
+    value        meaning
+    -----------  ----------------------------------------------------------------------------
+    ClassValue   a class of the file (or of a module it imports): class attributes (its body's
+                 assignments, evaluated in order), methods, bases (ClassValue; a base the
+                 extraction did not read makes a missing attribute unresolved, naming it)
+    Instance     an instance: `attrs` set by `__init__` (run with kernel_env.run_straight) and by
+                 the walked methods (`self.X = ...` stores here, so the caller sees it)
+
+The instance is the file's own: `__init__`'s arguments are `--param NAME=VALUE` (NAME the
+parameter, or `self.NAME`), else the parameter's default; one neither gives is unresolved
+("the file does not construct C").  `--param self.X=V` also sets the attribute X after
+`__init__`.  Python 3 standard library only.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+
+from corpus_notation import ConvertError, dotted
+
+ENTRY = (("class_init", "cls"), ("init", "self"), ("run", "self"), ("class_finalize", "cls"))
+DRIVER = "the megakernel driver (megakernel/utils/base.py), not this file"
+
+
+class ClassValue:
+    def __init__(self, node: ast.ClassDef, env: dict, bases: list):
+        self.node, self.env, self.name, self.bases = node, env, node.name, bases
+        self.methods = {st.name: st for st in node.body if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        self._attrs: dict | None = None
+
+    @property
+    def attrs(self) -> dict:
+        """The class body's assignments, run once in the class namespace (module names visible)."""
+        if self._attrs is None:
+            import kernel_env
+            self._attrs = {}
+            ns = dict(self.env)
+            for st in self.node.body:
+                if isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Assert)) and \
+                        (not isinstance(st, ast.AnnAssign) or st.value is not None):
+                    try:
+                        kernel_env.run_straight([st], ns, kernel_env.Evaluator(ns))
+                    except Exception as e:  # noqa: BLE001 - the class body fails here: its names are unknown
+                        for n in (n for t in getattr(st, "targets", [getattr(st, "target", None)]) if t is not None
+                                  for n in kernel_env.names_of(t)):
+                            ns[n] = kernel_env.Unresolved(n, st.lineno, f"class body of {self.name}: {e}")
+                    for t in getattr(st, "targets", [getattr(st, "target", None)]):
+                        for n in (kernel_env.names_of(t) if t is not None else []):
+                            self._attrs[n] = ns.get(n)
+        return self._attrs
+
+    def mro(self):
+        out = [self]
+        for b in self.bases:
+            if isinstance(b, ClassValue):
+                out += [c for c in b.mro() if c not in out]
+        return out
+
+    def unread_bases(self) -> list:
+        """Each base along the MRO that is not a ClassValue, with why (a decorated class such as
+        `@T.meta_class` is not evaluated: the decorator's effect is not modelled)."""
+        out = []
+        for c in self.mro():
+            for b, v in zip(c.node.bases, c.bases):
+                if not isinstance(v, ClassValue):
+                    why = getattr(v, "reason", None) or "not read"
+                    deco = getattr(v, "decorated", "")
+                    out.append(f"{ast.unparse(b)}: {deco}{why}")
+        return out
+
+    def find(self, name: str):
+        """(owner ClassValue, 'attr' | 'method', value) for `name` along the MRO, else None."""
+        for c in self.mro():
+            if name in c.methods:
+                return c, "method", c.methods[name]
+            if name in c.attrs:
+                return c, "attr", c.attrs[name]
+        return None
+
+    def missing(self, name: str, what: str):
+        import kernel_env
+        unread = self.unread_bases()
+        why = f"{what} has no attribute {name!r} in this file" + (
+            f" (a base is not read, and may define it: {'; '.join(unread)})" if unread else "")
+        return kernel_env.UnresolvedError(kernel_env.Unresolved(f"{what}.{name}", self.node.lineno, why))
+
+
+class Instance:
+    def __init__(self, cls: ClassValue):
+        self.cls, self.attrs = cls, {}
+
+
+def _decorators(fn) -> set:
+    return {(dotted(d.func if isinstance(d, ast.Call) else d) or "").split(".")[-1] for d in fn.decorator_list}
+
+
+_STRIPPED: dict = {}
+
+
+def bound(fn: ast.FunctionDef, owner: ClassValue, receiver):
+    """The method `fn` of `owner` bound to `receiver` (an Instance, or the class for a classmethod):
+    a FuncValue without its first parameter, whose closure binds that parameter's name."""
+    from kernel_env import FILE_KEY, FuncValue
+    params = fn.args.posonlyargs + fn.args.args
+    if not params:
+        raise ConvertError(f"method {fn.name} of {owner.name} takes no receiver parameter")
+    node = _STRIPPED.get(id(fn))
+    if node is None:
+        node = copy.copy(fn)
+        node.args = copy.copy(fn.args)
+        if fn.args.posonlyargs:
+            node.args.posonlyargs = fn.args.posonlyargs[1:]
+        else:
+            node.args.args = fn.args.args[1:]
+        _STRIPPED[id(fn)] = node
+    closure = dict(owner.env)
+    closure[params[0].arg] = receiver
+    return FuncValue(node, closure, owner.env.get(FILE_KEY))
+
+
+def attr_of(base, name: str):
+    """`base.name` for an Instance or a ClassValue (Python's attribute lookup), or raises."""
+    if isinstance(base, Instance):
+        if name in base.attrs:
+            return _known(base.attrs[name])
+        got = base.cls.find(name)
+        if got is None:
+            raise base.cls.missing(name, f"the {base.cls.name} instance")
+        owner, kind, v = got
+        if kind == "attr":
+            return _known(v)
+        decos = _decorators(v)
+        if "staticmethod" in decos:
+            return bound_static(v, owner)
+        return bound(v, owner, owner if "classmethod" in decos else base)
+    got = base.find(name)
+    if got is None:
+        raise base.missing(name, base.name)
+    owner, kind, v = got
+    if kind == "attr":
+        return _known(v)
+    if "classmethod" in _decorators(v):
+        return bound(v, owner, base)
+    raise ConvertError(f"{base.name}.{name}: a method read from the class (not bound to an instance)")
+
+
+def bound_static(fn, owner):
+    from kernel_env import FILE_KEY, FuncValue
+    return FuncValue(fn, dict(owner.env), owner.env.get(FILE_KEY))
+
+
+def _known(v):
+    import kernel_env
+    if isinstance(v, kernel_env.Unresolved):
+        raise kernel_env.UnresolvedError(v)
+    return v
+
+
+def store(target: ast.Attribute, value, env: dict) -> bool:
+    """`recv.X = value` where recv names an Instance or a ClassValue: stored on the object (so
+    every method sees it, as in Python).  True when stored."""
+    if isinstance(target.value, ast.Name) and isinstance(env.get(target.value.id), (Instance, ClassValue)):
+        from kernel_env import LayoutExpr
+        if isinstance(value, LayoutExpr) and not hasattr(value, "env"):
+            value.env = env  # read where it was written: the names it uses are that method's
+        env[target.value.id].attrs[target.attr] = value
+        return True
+    return False
+
+
+def settle(st, env: dict) -> None:
+    """After a walked assignment: a `recv.X` target that a special form (a register array, a
+    thread index, a declared scalar, an in-place update) bound in `env` under its dotted name
+    is moved onto the Instance / ClassValue, where every method reads it."""
+    targets = st.targets if isinstance(st, ast.Assign) else [st.target]
+    for t in targets:
+        if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and \
+                isinstance(env.get(t.value.id), (Instance, ClassValue)):
+            key = f"{t.value.id}.{t.attr}"
+            if key in env:
+                env[t.value.id].attrs[t.attr] = env.pop(key)
+
+
+NOT_MEMBER = object()
+
+
+def member(node, env: dict):
+    """The value of `recv.X` for an Instance / ClassValue receiver name (an Unresolved when the
+    lookup fails), else NOT_MEMBER."""
+    import kernel_env
+    if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and
+            isinstance(env.get(node.value.id), (Instance, ClassValue))):
+        return NOT_MEMBER
+    try:
+        return attr_of(env[node.value.id], node.attr)
+    except kernel_env.UnresolvedError as e:
+        return e.item
+    except ConvertError as e:
+        return kernel_env.Unresolved(ast.unparse(node), getattr(node, "lineno", None), str(e))
+
+
+def member_name(name: str, env: dict) -> str:
+    """The buffer name of an allocation bound to `self.X` / `C.X`: X (the attribute's name)."""
+    head, _, rest = name.partition(".")
+    if rest and "." not in rest and isinstance(env.get(head), (Instance, ClassValue)):
+        return rest
+    return name
+
+
+# -- the tile task ------------------------------------------------------------------------------
+
+def tile_classes(tree: ast.Module, env: dict) -> list:
+    """The file's own classes that are tile tasks: a `run` method along the MRO."""
+    out = []
+    for st in tree.body:
+        if isinstance(st, ast.ClassDef) and isinstance(env.get(st.name), ClassValue):
+            c = env[st.name]
+            if c.find("run") is not None and c.find("run")[1] == "method":
+                out.append(c)
+    return out
+
+
+def construct(cls: ClassValue, overrides: dict, ex, is_layout_expr) -> Instance:
+    """Run `__init__` (along the MRO; `super().__init__(...)` runs the base's) with the
+    arguments --param gives, else the parameters' defaults; then --param self.X."""
+    inst = Instance(cls)
+    got = cls.find("__init__")
+    if got is not None and got[1] == "method":
+        _run_init(got[0], got[2], inst, overrides, ex, None, is_layout_expr)
+    for k, v in overrides.items():
+        if k.startswith("self.") and "." not in k[5:]:
+            inst.attrs[k[5:]] = v
+            ex.config[k] = {"value": v, "origin": "--param (an attribute of the tile-task instance)"}
+    return inst
+
+
+def _run_init(owner: ClassValue, fn: ast.FunctionDef, inst: Instance, overrides: dict, ex, call_args,
+              is_layout_expr):
+    import kernel_env
+    env = dict(owner.env)
+    params = fn.args.posonlyargs + fn.args.args
+    env[params[0].arg] = inst
+    rest = params[1:]
+    defaults = [None] * (len(params) - len(fn.args.defaults)) + list(fn.args.defaults)
+    defaults = defaults[1:]
+    ev = kernel_env.Evaluator(env)
+    for i, p in enumerate(rest):
+        if call_args is not None:
+            args, kwargs = call_args
+            if i < len(args):
+                env[p.arg] = args[i]
+                continue
+            if p.arg in kwargs:
+                env[p.arg] = kwargs[p.arg]
+                continue
+        if p.arg in overrides:
+            env[p.arg] = overrides[p.arg]
+            ex.config[p.arg] = {"value": overrides[p.arg], "origin": f"--param ({owner.name}.__init__ argument)"}
+        elif f"self.{p.arg}" in overrides:
+            env[p.arg] = overrides[f"self.{p.arg}"]
+        elif defaults[i] is not None:
+            env[p.arg] = kernel_env.eval_or_unresolved(ev, defaults[i], p.arg, fn.lineno)
+            if not isinstance(env[p.arg], kernel_env.Unresolved) and p.arg not in ex.config:
+                ex.config[p.arg] = {"value": env[p.arg], "origin": f"default of {owner.name}.__init__'s parameter"}
+        else:
+            env[p.arg] = kernel_env.Unresolved(
+                p.arg, fn.lineno, f"argument {p.arg} of {owner.name}.__init__: the file does not construct "
+                f"{owner.name} (its callers are elsewhere); --param {p.arg}=V fixes it")
+    for p, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults):
+        env[p.arg] = overrides.get(p.arg, kernel_env.eval_or_unresolved(ev, d, p.arg, fn.lineno) if d is not None
+                                   else kernel_env.Unresolved(p.arg, fn.lineno, f"keyword argument {p.arg} of "
+                                                              f"{owner.name}.__init__ not given"))
+    for st in fn.body:
+        sup = _super_init(st)
+        if sup is not None:
+            base = next((b for b in owner.bases if isinstance(b, ClassValue) and b.find("__init__")), None)
+            if base is not None:
+                args = [kernel_env.eval_or_unresolved(ev, a, "argument", st.lineno) for a in sup.args]
+                kwargs = {k.arg: kernel_env.eval_or_unresolved(ev, k.value, k.arg, st.lineno) for k in sup.keywords}
+                b_owner, _, b_fn = base.find("__init__")
+                _run_init(b_owner, b_fn, inst, overrides, ex, (args, kwargs), is_layout_expr)
+            continue  # an unread base's __init__: what it sets stays unknown (ClassValue.missing says so)
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Attribute) and \
+                isinstance(st.targets[0].value, ast.Name) and st.targets[0].value.id == params[0].arg:
+            if is_layout_expr(st.value):  # `self.A_layout = mma_shared_layout(a_type, ...)`: in __init__'s names
+                lay = kernel_env.LayoutExpr(st.value, st.lineno)
+                lay.env = env
+                inst.attrs[st.targets[0].attr] = lay
+                continue
+        try:
+            kernel_env.run_straight([st], env, ev)
+        except kernel_env._Return:
+            break
+        except (ConvertError, kernel_env.UnresolvedError) as e:
+            for t in getattr(st, "targets", []):
+                for n in kernel_env.names_of(t):
+                    env[n] = kernel_env.Unresolved(n, st.lineno, f"{owner.name}.__init__ line {st.lineno}: {e}")
+        if isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            settle(st, env)  # `self.X = v` bound under its dotted name: onto the instance
+
+
+def _super_init(st):
+    """The call of `super().__init__(...)` in an expression statement, else None."""
+    if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
+        f = st.value.func
+        if isinstance(f, ast.Attribute) and f.attr == "__init__" and isinstance(f.value, ast.Call) and \
+                isinstance(f.value.func, ast.Name) and f.value.func.id == "super":
+            return st.value
+    return None
+
+
+def entry_methods(cls: ClassValue, inst: Instance, ex) -> list:
+    """The (name, FuncValue) of the driver's calls in its order (module docstring); a class
+    method under `need_init` is walked only when the class's need_init is True."""
+    import kernel_env
+    out = []
+    for name, recv in ENTRY:
+        got = cls.find(name)
+        if got is None or got[1] != "method":
+            continue
+        owner, _, fn = got
+        if recv == "cls":
+            try:
+                need = attr_of(cls, "need_init")
+            except (ConvertError, kernel_env.UnresolvedError) as e:
+                ex.block(f"helper {cls.name}.{name}", fn.lineno, None,
+                         f"the driver calls it only when {cls.name}.need_init; not known here ({e})")
+                continue
+            ex.config[f"{cls.name}.need_init"] = {"value": need, "origin": "class attribute: the driver calls "
+                                                  "class_init / class_finalize only when it is True"}
+            if need is not True:
+                continue
+            out.append((name, bound(fn, owner, cls)))
+        else:
+            out.append((name, bound(fn, owner, inst)))
+    return out
+
+
+def bind_entry(fv, cls: ClassValue, name: str, overrides: dict, ex) -> dict:
+    """The environment of an entry method: its parameters from --param, else their defaults,
+    else unresolved (the driver passes them)."""
+    import kernel_env
+    env = dict(fv.closure)
+    fn = fv.node
+    params = fn.args.posonlyargs + fn.args.args
+    defaults = [None] * (len(params) - len(fn.args.defaults)) + list(fn.args.defaults)
+    ev = kernel_env.Evaluator(env)
+    for p, d in list(zip(params, defaults)) + list(zip(fn.args.kwonlyargs, fn.args.kw_defaults)):
+        if p.arg in overrides:
+            env[p.arg] = overrides[p.arg]
+        elif d is not None:
+            env[p.arg] = kernel_env.eval_or_unresolved(ev, d, p.arg, fn.lineno)
+            if not isinstance(env[p.arg], kernel_env.Unresolved) and p.arg not in ex.config:
+                ex.config[p.arg] = {"value": env[p.arg], "origin": f"default of {cls.name}.{name}'s parameter"}
+        else:
+            env[p.arg] = kernel_env.Unresolved(p.arg, fn.lineno, f"parameter {p.arg} of {cls.name}.{name}, passed by "
+                                               f"{DRIVER}")
+    return env
