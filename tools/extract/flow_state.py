@@ -210,7 +210,7 @@ class LoopFrame:
         self.body_stmts = {id(n) for b in st.body for n in ast.walk(b)}
         import loop_state
         from kernel_walk import names_of
-        self.assigned = set(loop_state.assigned_names(st.body)) | set(names_of(st.target))
+        self.assigned = set(loop_state.assigned_names(st.body)) | set(names_of(getattr(st, "target", None)))
         # also what the file's helpers it calls may store (a branch test on such a name is not invariant)
         self.assigned_deep = self.assigned | _stored_names(st.body, env)
 
