@@ -408,9 +408,10 @@ class RuntimeLoop:
         self.line, self.depth, self.cells = st.lineno, getattr(ex, "flow_depth", 0), cells  # id -> (cell, entry)
 
 
-def _stored_names(body, env, depth=0, seen=None) -> set:
+def _stored_names(body, env, depth=0, seen=None, params=True) -> set:
     """Names a loop body may store: its own assignment targets and those of the helpers of the file
-    it calls by name (followed MAX_HELPER_SCAN levels; beyond that every name counts)."""
+    it calls by name (followed MAX_HELPER_SCAN levels; beyond that every name counts), with the
+    helpers' parameter names unless `params` is False."""
     import loop_state
     from kernel_env import FuncValue
     seen = set() if seen is None else seen
@@ -422,8 +423,9 @@ def _stored_names(body, env, depth=0, seen=None) -> set:
                 seen.add(id(fv.node))
                 if depth >= MAX_HELPER_SCAN:
                     return {"*"}
-                out |= _stored_names(fv.node.body, {**fv.closure, **env}, depth + 1, seen)
-                out |= {a.arg for a in fv.node.args.args}
+                out |= _stored_names(fv.node.body, {**fv.closure, **env}, depth + 1, seen, params)
+                if params:
+                    out |= {a.arg for a in fv.node.args.args}
     return out
 
 

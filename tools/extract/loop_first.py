@@ -83,6 +83,7 @@ class FirstIteration:
         self.line = st.lineno
         names = flow_state._stored_names(st.body, env)
         self.any_name = "*" in names
+        self.stored = flow_state._stored_names(st.body, env, params=False)  # (a helper's parameter is its own)
         self.cells = {}   # id -> (cell, value on entry, warps on entry)
         for n, v in env.items():
             if isinstance(v, tvm_classes.TirLocal) and (self.any_name or n in names) and id(v) not in self.cells:
@@ -139,6 +140,10 @@ def _pure(node, assigned: set) -> bool:
 def _cell_kept(st, fi, cell, entry, valid, assigned, names) -> bool:
     from kernel_env import Unresolved
     after = cell.value
+    stores = fi.frame.stores.get(id(cell), [])   # the walk's stores
+    if not stores and after is entry and cell.valid_for == valid and not fi.any_name and \
+            cell.name not in fi.stored and "*" not in fi.stored:
+        return True   # nothing in the body or its helpers stores it (a helper parameter of that name only)
     if isinstance(entry, Unresolved) or isinstance(after, Unresolved) or type(entry) is not type(after) or \
             entry != after or cell.valid_for != valid or fi.any_name:
         return False
@@ -147,7 +152,6 @@ def _cell_kept(st, fi, cell, entry, valid, assigned, names) -> bool:
     if not nodes or any(id(n) not in top or not isinstance(n, (ast.Assign, ast.AnnAssign)) or n.value is None or
                         not _pure(n.value, names) for n in nodes):
         return False
-    stores = fi.frame.stores.get(id(cell), [])   # the walk's stores: all of them these statements
     return all(s is not None and id(s) in {id(n) for n in nodes} for s in stores)
 
 
