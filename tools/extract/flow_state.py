@@ -435,7 +435,9 @@ def runtime_loop_enter(st, env, ex):
     holds, at the loop head, its value on entry in the first iteration and the previous iteration's
     store in the others: it is unresolved there, naming the loop (before: its value on entry, which
     later iterations need not hold).  A store in the body's straight-line code (runtime_store_exact)
-    makes it exact again for the rest of the body."""
+    makes it exact again for the rest of the body.  A PipelineState the body may advance or init is
+    stale there for the same reason.  (Under the representative instance loop_first.py walks such a
+    loop as its first iteration instead.)"""
     import tvm_classes
     from kernel_env import Unresolved
     names = _stored_names(st.body, env)
@@ -447,6 +449,16 @@ def runtime_loop_enter(st, env, ex):
                 v.value = Unresolved(v.name, st.lineno, f"read in the loop at line {st.lineno}, which the walk does not "
                                      "unroll, where it holds its value on entry or the one an earlier iteration "
                                      "stored")
+    # a PipelineState the body (or a helper it calls) may advance / init: at the head its state on entry or
+    # the one an earlier iteration left (before: its state on entry, until the walk reached the change)
+    why = (f"read in the loop at line {st.lineno}, which the walk does not unroll, where it holds its state on "
+           "entry or the one an earlier iteration left")
+    ws = ex.warps
+    for obj in unexecuted_changes(LoopFrame(st, env, ex), st, env):
+        if ws is not None and obj.warps != ws and (obj.warps is None or ws <= obj.warps):
+            obj.lose_copies(sorted(ws), why)  # the looping warps' own copies (kernel_walk.state_call's rule)
+        else:
+            obj.lose(st.lineno, why)
     rl = RuntimeLoop(st, ex, cells)
     ex.runtime_frames = getattr(ex, "runtime_frames", []) + [rl]
     return rl

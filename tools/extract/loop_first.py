@@ -104,6 +104,8 @@ def enter(st, env: dict, ex, start=NOT_FIXED):
     if isinstance(st, (ast.For, ast.AsyncFor)):
         var = ast.unparse(st.target)
         what += f" ({var} = {start})" if start is not NOT_FIXED else f" ({var} not fixed: the range's start is not)"
+    else:
+        what += " (its test holds on entry)"
     kernel_env.note_convention(what, st.lineno, None if start is NOT_FIXED else start)
     fi = FirstIteration(st, env, ex)
     ex.first_iterations = getattr(ex, "first_iterations", []) + [fi]
