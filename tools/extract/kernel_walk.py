@@ -424,7 +424,8 @@ class Walker:
                 else:
                     env[n] = u
         elif isinstance(st, ast.Expr):
-            if isinstance(st.value, ast.Call) and instr_ops.bind_encoder(st.value, env, ex, st.lineno):
+            store = lambda n, v: self.bind([ast.Name(id=n, ctx=ast.Store())], v, env, st.lineno, cond)  # noqa: E731
+            if isinstance(st.value, ast.Call) and instr_ops.bind_encoder(st.value, env, ex, st.lineno, store):
                 return
             if isinstance(st.value, ast.Call) and tmem_ops.pool_statement(st.value, env):
                 return
