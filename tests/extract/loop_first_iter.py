@@ -13,16 +13,22 @@ representative instance (the default) the walked body is each loop's FIRST itera
 * after the loops nothing of the first iteration is kept: `--param READ_AFTER=True` copies from
   A_smem[s] after warp 0's loop and reads A_smem[ring.stage] after warp 1's, both unresolved (no
   iteration leaves the entry value, else the last iteration's);
-* `--instance none`: at a loop head `s` and `ring` hold their entry value or what an earlier
-  iteration left, so the copy and the MMA are unresolved naming the loops (flow_state.py's rule).
+* `--param KREG=True`: the MMA reads A_smem[kb], `kb` a kern register the loop sets with
+  `K.assign(kb, (kb + 1) % STAGES)`: 0 in the first iteration;
+* `--instance none`: at a loop head `s`, `ring` (and `kb`) hold their entry value or what an
+  earlier iteration left, so the copy and the MMA are unresolved naming the loops (flow_state.py's
+  rule).
 """
 from tvm.script import tirx as T
 from tvm.script import tirx as Tx
 from tvm.tirx.lang.pipeline import PipelineState
 
+import tirx_kernels.kern as K
+
 STAGES = 2
 WRONG_STAGE = False
 READ_AFTER = False
+KREG = False
 
 
 @T.prim_func
@@ -48,8 +54,12 @@ def loop_kernel(A: T.Buffer((128, 1024), "float16"), B: T.Buffer((128, 1024), "f
         c: T.int32 = 0
         kt: T.int32 = 0
         ring = PipelineState(STAGES, 0)
+        kb = K.local_scalar("int32", init=0)
         while kt < n_k:
-            if WRONG_STAGE:
+            if KREG:
+                Tx.gemm_async(acc[:, :], A_smem[kb, :, :], B_smem[0, :, :], dispatch="tcgen05")
+                K.assign(kb, (kb + 1) % STAGES)
+            elif WRONG_STAGE:
                 Tx.gemm_async(acc[:, :], A_smem[(ring.stage + 1) % STAGES, :, :], B_smem[c, :, :],
                               dispatch="tcgen05")
             else:

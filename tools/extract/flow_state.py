@@ -429,6 +429,20 @@ def _stored_names(body, env, depth=0, seen=None, params=True) -> set:
     return out
 
 
+def _kassign_names(body) -> set:
+    """Registers `K.assign(x, v)` sets in a loop body (nested defs excluded)."""
+    out, stack = set(), list(body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(n, ast.Call) and (dotted(n.func) or "").split(".")[-1] == "assign" and len(n.args) == 2 and \
+                isinstance(n.args[0], ast.Name):
+            out.add(n.args[0].id)
+        stack.extend(ast.iter_child_nodes(n))
+    return out
+
+
 def runtime_loop_enter(st, env, ex):
     """A loop the walk does not unroll (a runtime T.serial range, a while): the body is walked once
     and stands for every iteration.  A declared scalar (tvm_classes.TirLocal) the body may store
@@ -436,8 +450,8 @@ def runtime_loop_enter(st, env, ex):
     store in the others: it is unresolved there, naming the loop (before: its value on entry, which
     later iterations need not hold).  A store in the body's straight-line code (runtime_store_exact)
     makes it exact again for the rest of the body.  A PipelineState the body may advance or init is
-    stale there for the same reason.  (Under the representative instance loop_first.py walks such a
-    loop as its first iteration instead.)"""
+    stale there for the same reason, and so is a kern register the body sets with `K.assign`.
+    (Under the representative instance loop_first.py walks such a loop as its first iteration.)"""
     import tvm_classes
     from kernel_env import Unresolved
     names = _stored_names(st.body, env)
@@ -459,6 +473,11 @@ def runtime_loop_enter(st, env, ex):
             obj.lose_copies(sorted(ws), why)  # the looping warps' own copies (kernel_walk.state_call's rule)
         else:
             obj.lose(st.lineno, why)
+    # a kern register the body sets with K.assign: the same at the head (kernel_walk.register_assign)
+    for n in _kassign_names(st.body):
+        if n in env and not isinstance(env[n], Unresolved) and n not in ex.overrides:
+            env[n] = Unresolved(n, st.lineno, f"read in the loop at line {st.lineno}, which the walk does not unroll, "
+                                "where it holds its value on entry or the one an earlier iteration assigned")
     rl = RuntimeLoop(st, ex, cells)
     ex.runtime_frames = getattr(ex, "runtime_frames", []) + [rl]
     return rl
