@@ -12,6 +12,8 @@ loop's FIRST iteration, exactly like a sampled `T.serial` loop whose walk takes 
   * declared scalars (tvm_classes.TirLocal), PipelineStates and registers `K.assign` sets hold
     their value on entry at the head, and the body's stores and `advance()` calls are followed in
     order as straight-line code (branches on runtime tests keep the merge rules of kernel_walk);
+  * a test iteration 0's values decide is decided (`if last_valid != 0:` with `last_valid` 0 on
+    entry): what only later iterations run is not in the model, as for a sampled loop;
   * the model then describes iteration 0 of that loop, under the assumption that the loop runs at
     least once (its test or extent is a runtime value): one binding per loop in
     `extraction.instance.bindings` ("the loop at line N runs at least once ...").
@@ -100,12 +102,13 @@ def enter(st, env: dict, ex, start=NOT_FIXED):
     import kernel_env
     if not kernel_env.convention_on():
         return None
-    what = f"the loop at line {st.lineno} runs at least once; the walked body is its first iteration"
+    what = (f"the loop at line {st.lineno} runs at least once; the walked body is its first iteration (a branch "
+            "that iteration does not take, and its ops, are not in the model)")
     if isinstance(st, (ast.For, ast.AsyncFor)):
         var = ast.unparse(st.target)
-        what += f" ({var} = {start})" if start is not NOT_FIXED else f" ({var} not fixed: the range's start is not)"
+        what += f"; {var} = {start}" if start is not NOT_FIXED else f"; {var} not fixed (the range's start is not)"
     else:
-        what += " (its test holds on entry)"
+        what += "; its test is taken to hold on entry"
     kernel_env.note_convention(what, st.lineno, None if start is NOT_FIXED else start)
     fi = FirstIteration(st, env, ex)
     ex.first_iterations = getattr(ex, "first_iterations", []) + [fi]
