@@ -6,6 +6,8 @@ representative instance (the default) the walked body is each loop's FIRST itera
 * warp 0 loads K tiles in `for k in T.serial(n_k)`: k is 0, the declared ring counter `s` holds
   its value on entry (0) at the loop head and `s = (s + 1) % STAGES` is followed, so the copy fills
   A_smem[0] with A's first K tile;
+* a branch on `s` after the store (`if s == 0:`) is decided by the first iteration (not taken):
+  a binding says so;
 * warp 1 issues the MMAs in `while kt < n_k` with a PipelineState `ring` advanced once per
   iteration and its own counter `c`: the MMA reads A_smem[ring.stage] = A_smem[0] (the entry
   stage) and B_smem[c] = B_smem[0].  `--param WRONG_STAGE=True` reads A_smem[(ring.stage + 1) %
@@ -48,6 +50,8 @@ def loop_kernel(A: T.Buffer((128, 1024), "float16"), B: T.Buffer((128, 1024), "f
         for k in T.serial(n_k):
             Tx.copy_async(A_smem[s, :, :], A[0:128, k * 64:k * 64 + 64], dispatch="tma")
             s = (s + 1) % STAGES
+            if s == 0:  # s is 1 in the first iteration: not taken (a binding)
+                Tx.copy_async(B_smem[1, :, :], B[0:128, 64:128], dispatch="tma")
         if READ_AFTER:
             Tx.copy_async(B_smem[1, :, :], A_smem[s, :, :], dispatch="tma")
     elif warp_id == 1:

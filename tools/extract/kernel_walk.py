@@ -452,6 +452,7 @@ class Walker:
                     for walk in walks:
                         self.framed(env, st.lineno, "if statement", walk)
             else:
+                loop_first.decided_branch(ex, st, env, test)  # by a loop's first iteration: a binding
                 self.walk_body(st.body if test else st.orelse, env, defs, called, cond)
         elif isinstance(st, (ast.For, ast.AsyncFor)):
             self.scan_calls(st.iter, env, defs, called, cond)

@@ -126,6 +126,30 @@ def note_assign(ex, name: str) -> bool:
     return True
 
 
+def decided_branch(ex, st, env: dict, taken) -> None:
+    """An `if` in a loop walked as its first iteration whose test reads what that iteration fixed
+    (the loop variable, a name the body assigns, a declared scalar or PipelineState it changes):
+    decided by iteration 0's values, recorded as a binding (later iterations may take the other
+    branch, whose ops the model of iteration 0 does not contain)."""
+    import tvm_classes
+    fis = getattr(ex, "first_iterations", [])
+    if not fis or not isinstance(st, ast.If):
+        return
+    for fi in fis:
+        names = fi.frame.assigned_deep
+        for n in ast.walk(st.test):
+            v = env.get(n.id) if isinstance(n, ast.Name) else None
+            if isinstance(n, ast.Name) and (n.id in names or "*" in names or
+                                            (isinstance(v, tvm_classes.TirLocal) and id(v) in fi.cells) or
+                                            isinstance(v, tvm_classes.PipeState)):
+                import kernel_env
+                kernel_env.note_convention(
+                    f"the if at line {st.lineno} is decided by the first iteration of the loop at line {fi.line} "
+                    f"({'taken' if taken else 'not taken'}; a later iteration may take the other branch, whose "
+                    "ops are not in the model)", st.lineno, bool(taken))
+                return
+
+
 def _why(line: int) -> str:
     return (f"after the loop at line {line}, which the walk does not unroll (its first iteration walked): it holds "
             "its value on entry or the last iteration's store")
