@@ -452,7 +452,7 @@ class Walker:
                     for walk in walks:
                         self.framed(env, st.lineno, "if statement", walk)
             else:
-                loop_first.decided_branch(ex, st, env, test)  # by a loop's first iteration: a binding
+                loop_first.decided_branch(ex, st.test, st.lineno, env, test)  # by a loop's first iteration
                 self.walk_body(st.body if test else st.orelse, env, defs, called, cond)
         elif isinstance(st, (ast.For, ast.AsyncFor)):
             self.scan_calls(st.iter, env, defs, called, cond)
@@ -555,6 +555,7 @@ class Walker:
             t = st.items[0].context_expr.args[0]
             test = eval_or_unresolved(ev, t, "condition", st.lineno)
             if not isinstance(test, Unresolved):
+                loop_first.decided_branch(ex, t, st.lineno, env, test)  # by a loop's first iteration
                 if test:
                     self.walk_body(st.body, env, defs, called, cond)
             elif not self.walk_warp_branch(t, st.lineno, st.body, [], env, defs, called, cond):

@@ -86,6 +86,8 @@ class FirstIteration:
         names = flow_state._stored_names(st.body, env)
         self.any_name = "*" in names
         self.stored = flow_state._stored_names(st.body, env, params=False)  # (a helper's parameter is its own)
+        from kernel_env import names_of
+        self.fixed = self.stored | set(names_of(getattr(st, "target", None)))  # what iteration 0 fixes
         self.cells = {}   # id -> (cell, value on entry, warps on entry)
         for n, v in env.items():
             if isinstance(v, tvm_classes.TirLocal) and (self.any_name or n in names) and id(v) not in self.cells:
@@ -126,27 +128,27 @@ def note_assign(ex, name: str) -> bool:
     return True
 
 
-def decided_branch(ex, st, env: dict, taken) -> None:
-    """An `if` in a loop walked as its first iteration whose test reads what that iteration fixed
-    (the loop variable, a name the body assigns, a declared scalar or PipelineState it changes):
-    decided by iteration 0's values, recorded as a binding (later iterations may take the other
-    branch, whose ops the model of iteration 0 does not contain)."""
+def decided_branch(ex, test, line: int, env: dict, taken) -> None:
+    """An `if` (or kern `with K.If(test)`) at `line` in a loop walked as its first iteration whose
+    test reads what that iteration fixed (the loop variable, a name the body assigns, a declared
+    scalar or PipelineState it changes): decided by iteration 0's values, recorded as a binding
+    (later iterations may take the other branch, whose ops the model of iteration 0 lacks)."""
     import tvm_classes
     fis = getattr(ex, "first_iterations", [])
-    if not fis or not isinstance(st, ast.If):
+    if not fis:
         return
     for fi in fis:
-        names = fi.frame.assigned_deep
-        for n in ast.walk(st.test):
+        names = fi.fixed
+        for n in ast.walk(test):
             v = env.get(n.id) if isinstance(n, ast.Name) else None
             if isinstance(n, ast.Name) and (n.id in names or "*" in names or
                                             (isinstance(v, tvm_classes.TirLocal) and id(v) in fi.cells) or
                                             isinstance(v, tvm_classes.PipeState)):
                 import kernel_env
                 kernel_env.note_convention(
-                    f"the if at line {st.lineno} is decided by the first iteration of the loop at line {fi.line} "
+                    f"the if at line {line} is decided by the first iteration of the loop at line {fi.line} "
                     f"({'taken' if taken else 'not taken'}; a later iteration may take the other branch, whose "
-                    "ops are not in the model)", st.lineno, bool(taken))
+                    "ops are not in the model)", line, bool(taken))
                 return
 
 
