@@ -48,7 +48,6 @@ def runtime_range(why) -> bool:
 def loop_start(st, ev):
     """The first value of a `for` loop's variable: the range's start, or NOT_FIXED.  None when the
     loop is not a range loop (its iterations are not ordered from a start: no first iteration)."""
-    from kernel_env import UnresolvedError
     it = st.iter
     if not isinstance(it, ast.Call) or (dotted(it.func) or "").split(".")[-1] not in RANGE_FUNCS:
         return None
@@ -60,7 +59,7 @@ def loop_start(st, ev):
         return 0
     try:
         return ev.as_int(it.args[0])
-    except (UnresolvedError, Exception):  # noqa: BLE001 - a runtime start: the variable stays unresolved
+    except Exception:  # noqa: BLE001 - a runtime start (UnresolvedError): the variable stays unresolved
         return NOT_FIXED
 
 
@@ -93,6 +92,8 @@ class FirstIteration:
             if isinstance(v, tvm_classes.TirLocal) and (self.any_name or n in names) and id(v) not in self.cells:
                 self.cells[id(v)] = (v, v.value, v.valid_for)
         self.descs = {id(v): (v, v.encoded) for v in env.values() if isinstance(v, tvm_classes.SmemDescObj)}
+        # the PipelineStates the body (or a helper it calls) may advance / init, before any change
+        self.pipes = {id(o) for o in flow_state.unexecuted_changes(flow_state.LoopFrame(st, env, ex), st, env)}
         ex.state_log.append(set())
         self.frame = flow_state.enter_sampled(st, env, ex)   # records the changes the body makes
         self.assigns = set()                                 # names K.assign set in the body
@@ -130,8 +131,8 @@ def note_assign(ex, name: str) -> bool:
 
 def decided_branch(ex, test, line: int, env: dict, taken) -> None:
     """An `if` (or kern `with K.If(test)`) at `line` in a loop walked as its first iteration whose
-    test reads what that iteration fixed (the loop variable, a name the body assigns, a declared
-    scalar or PipelineState it changes): decided by iteration 0's values, recorded as a binding
+    test reads what that iteration fixed (the loop variable, a name the body or its helpers store, a
+    declared scalar or a PipelineState it may change): decided by iteration 0's values, recorded as a binding
     (later iterations may take the other branch, whose ops the model of iteration 0 lacks)."""
     import tvm_classes
     fis = getattr(ex, "first_iterations", [])
@@ -143,7 +144,7 @@ def decided_branch(ex, test, line: int, env: dict, taken) -> None:
             v = env.get(n.id) if isinstance(n, ast.Name) else None
             if isinstance(n, ast.Name) and (n.id in names or "*" in names or
                                             (isinstance(v, tvm_classes.TirLocal) and id(v) in fi.cells) or
-                                            isinstance(v, tvm_classes.PipeState)):
+                                            (isinstance(v, tvm_classes.PipeState) and id(v) in fi.pipes)):
                 import kernel_env
                 kernel_env.note_convention(
                     f"the if at line {line} is decided by the first iteration of the loop at line {fi.line} "
