@@ -3,7 +3,7 @@ whose extent is a launch parameter (`n_k`), which the walk does not unroll.  Und
 representative instance (the default) the walked body is each loop's FIRST iteration
 (tools/extract/loop_first.py), recorded in extraction.instance.bindings:
 
-* warp 0 loads K tiles in `for k in T.serial(n_k)`: k is 0, the declared ring counter `s` holds
+* warp 0 loads K tiles in `for k in T.serial(0, n_k)`: k is 0, the declared ring counter `s` holds
   its value on entry (0) at the loop head and `s = (s + 1) % STAGES` is followed, so the copy fills
   A_smem[0] with A's first K tile;
 * a branch on `s` after the store (`if s == 0:`) is decided by the first iteration (not taken):
@@ -17,6 +17,8 @@ representative instance (the default) the walked body is each loop's FIRST itera
   iteration leaves the entry value, else the last iteration's);
 * `--param KREG=True`: the MMA reads A_smem[kb], `kb` a kern register the loop sets with
   `K.assign(kb, (kb + 1) % STAGES)`: 0 in the first iteration;
+* `--param RUNTIME_START=True`: the range starts at a launch parameter, so the first iteration's
+  `k` is not fixed: the copy indexed by it stays unresolved (the binding says so);
 * `--instance none`: at a loop head `s`, `ring` (and `kb`) hold their entry value or what an
   earlier iteration left, so the copy and the MMA are unresolved naming the loops (flow_state.py's
   rule).
@@ -31,10 +33,12 @@ STAGES = 2
 WRONG_STAGE = False
 READ_AFTER = False
 KREG = False
+RUNTIME_START = False
 
 
 @T.prim_func
-def loop_kernel(A: T.Buffer((128, 1024), "float16"), B: T.Buffer((128, 1024), "float16"), n_k: T.int32):
+def loop_kernel(A: T.Buffer((128, 1024), "float16"), B: T.Buffer((128, 1024), "float16"), n_k: T.int32,
+                k_start: T.int32):
     warp_id = T.warp_id([4])
     pool = T.SMEMPool()
     tmem_addr = pool.alloc((1,), "uint32")
@@ -47,7 +51,7 @@ def loop_kernel(A: T.Buffer((128, 1024), "float16"), B: T.Buffer((128, 1024), "f
     if warp_id == 0:
         s: T.int32 = 0
         Tx.copy_async(B_smem[0, :, :], B[0:128, 0:64], dispatch="tma")
-        for k in T.serial(n_k):
+        for k in T.serial(k_start if RUNTIME_START else 0, n_k):
             Tx.copy_async(A_smem[s, :, :], A[0:128, k * 64:k * 64 + 64], dispatch="tma")
             s = (s + 1) % STAGES
             if s == 0:  # s is 1 in the first iteration: not taken (a binding)
