@@ -193,7 +193,7 @@ def leave(fi, st, env: dict, ex, before: dict, keep_types: tuple) -> None:
     import loop_state
     import tvm_classes
     from kernel_env import Unresolved
-    from kernel_walk import names_of
+    from kernel_env import names_of
     ex.first_iterations = [f for f in getattr(ex, "first_iterations", []) if f is not fi]
     changed = ex.state_log.pop()
     frame = fi.frame
