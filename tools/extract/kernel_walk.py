@@ -532,7 +532,9 @@ class Walker:
         elif isinstance(st, ast.While) and self.first_tile_loop(st, env):
             # `while scheduler.valid():` under "CTA 0 on its first tile": one pass, the first tile
             self.framed(env, st.lineno, "while loop", lambda: self.walk_body(st.body, env, defs, called, cond))
-        elif isinstance(st, ast.While) and loop_first.while_runs(st, ev, ex) and \
+        elif isinstance(st, ast.While) and not loop_first.while_runs(st, ev, ex):
+            self.walk_body(st.orelse, env, defs, called, cond)  # its test is false on entry: no iteration
+        elif isinstance(st, ast.While) and \
                 (fi := loop_first.enter(st, env, ex)) is not None:
             before_loop = dict(env)  # under the representative instance: its first iteration (loop_first.py)
             try:

@@ -64,8 +64,8 @@ def loop_start(st, ev):
 
 
 def while_runs(st, ev, ex) -> bool:
-    """Whether a `while` loop may be walked as its first iteration: not when the source decides its
-    test false on entry (then it runs no iteration; today's rule stays: flow_state.runtime_loop_enter)."""
+    """False when the source decides a `while` loop's test false on entry: it runs no iteration, and
+    the walk skips its body (before, the body was walked as if the loop ran)."""
     del ex
     from kernel_env import Unresolved, eval_or_unresolved
     try:
