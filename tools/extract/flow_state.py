@@ -210,7 +210,7 @@ class LoopFrame:
         self.body_stmts = {id(n) for b in st.body for n in ast.walk(b)}
         import loop_state
         from kernel_walk import names_of
-        self.assigned = set(loop_state.assigned_names(st.body)) | set(names_of(st.target))
+        self.assigned = set(loop_state.assigned_names(st.body)) | set(names_of(getattr(st, "target", None)))
         # also what the file's helpers it calls may store (a branch test on such a name is not invariant)
         self.assigned_deep = self.assigned | _stored_names(st.body, env)
 
@@ -408,9 +408,10 @@ class RuntimeLoop:
         self.line, self.depth, self.cells = st.lineno, getattr(ex, "flow_depth", 0), cells  # id -> (cell, entry)
 
 
-def _stored_names(body, env, depth=0, seen=None) -> set:
+def _stored_names(body, env, depth=0, seen=None, params=True) -> set:
     """Names a loop body may store: its own assignment targets and those of the helpers of the file
-    it calls by name (followed MAX_HELPER_SCAN levels; beyond that every name counts)."""
+    it calls by name (followed MAX_HELPER_SCAN levels; beyond that every name counts), with the
+    helpers' parameter names unless `params` is False."""
     import loop_state
     from kernel_env import FuncValue
     seen = set() if seen is None else seen
@@ -422,8 +423,23 @@ def _stored_names(body, env, depth=0, seen=None) -> set:
                 seen.add(id(fv.node))
                 if depth >= MAX_HELPER_SCAN:
                     return {"*"}
-                out |= _stored_names(fv.node.body, {**fv.closure, **env}, depth + 1, seen)
-                out |= {a.arg for a in fv.node.args.args}
+                out |= _stored_names(fv.node.body, {**fv.closure, **env}, depth + 1, seen, params)
+                if params:
+                    out |= {a.arg for a in fv.node.args.args}
+    return out
+
+
+def _kassign_names(body) -> set:
+    """Registers `K.assign(x, v)` sets in a loop body (nested defs excluded)."""
+    out, stack = set(), list(body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(n, ast.Call) and (dotted(n.func) or "").split(".")[-1] == "assign" and len(n.args) == 2 and \
+                isinstance(n.args[0], ast.Name):
+            out.add(n.args[0].id)
+        stack.extend(ast.iter_child_nodes(n))
     return out
 
 
@@ -433,7 +449,9 @@ def runtime_loop_enter(st, env, ex):
     holds, at the loop head, its value on entry in the first iteration and the previous iteration's
     store in the others: it is unresolved there, naming the loop (before: its value on entry, which
     later iterations need not hold).  A store in the body's straight-line code (runtime_store_exact)
-    makes it exact again for the rest of the body."""
+    makes it exact again for the rest of the body.  A PipelineState the body may advance or init is
+    stale there for the same reason, and so is a kern register the body sets with `K.assign`.
+    (Under the representative instance loop_first.py walks such a loop as its first iteration.)"""
     import tvm_classes
     from kernel_env import Unresolved
     names = _stored_names(st.body, env)
@@ -445,6 +463,21 @@ def runtime_loop_enter(st, env, ex):
                 v.value = Unresolved(v.name, st.lineno, f"read in the loop at line {st.lineno}, which the walk does not "
                                      "unroll, where it holds its value on entry or the one an earlier iteration "
                                      "stored")
+    # a PipelineState the body (or a helper it calls) may advance / init: at the head its state on entry or
+    # the one an earlier iteration left (before: its state on entry, until the walk reached the change)
+    why = (f"read in the loop at line {st.lineno}, which the walk does not unroll, where it holds its state on "
+           "entry or the one an earlier iteration left")
+    ws = ex.warps
+    for obj in unexecuted_changes(LoopFrame(st, env, ex), st, env):
+        if ws is not None and obj.warps != ws and (obj.warps is None or ws <= obj.warps):
+            obj.lose_copies(sorted(ws), why)  # the looping warps' own copies (kernel_walk.state_call's rule)
+        else:
+            obj.lose(st.lineno, why)
+    # a kern register the body sets with K.assign: the same at the head (kernel_walk.register_assign)
+    for n in _kassign_names(st.body):
+        if n in env and not isinstance(env[n], Unresolved) and n not in ex.overrides:
+            env[n] = Unresolved(n, st.lineno, f"read in the loop at line {st.lineno}, which the walk does not unroll, "
+                                "where it holds its value on entry or the one an earlier iteration assigned")
     rl = RuntimeLoop(st, ex, cells)
     ex.runtime_frames = getattr(ex, "runtime_frames", []) + [rl]
     return rl

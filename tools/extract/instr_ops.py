@@ -102,10 +102,11 @@ def _arg(call, i, kw, default=None):
     return call.args[i] if i < len(call.args) else default
 
 
-def bind_encoder(call: ast.Call, env: dict, ex, line: int) -> bool:
-    """Bind the tensor map / descriptor an encoder call fills; True when `call` is one."""
+def bind_encoder(call: ast.Call, env: dict, ex, line: int, store=None) -> bool:
+    """Bind the tensor map / descriptor an encoder call fills; True when `call` is one.  `store`:
+    the walker's store into a declared scalar (mma_forms.bind_encoder)."""
     import mma_forms  # block-scaled descriptors and runtime_instr_desc (mma_forms.py)
-    if mma_forms.bind_encoder(call, env, ex, line):
+    if mma_forms.bind_encoder(call, env, ex, line, store):
         return True
     d = dotted(call.func) or ""
     short = d.split(".")[-1]

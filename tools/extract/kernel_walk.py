@@ -25,6 +25,7 @@ role_order = LazyModule("role_order")
 import fragments
 import instr_ops
 import kern_forms
+import loop_first
 import tmem_ops
 import op_sites
 import scoping
@@ -420,7 +421,8 @@ class Walker:
                 else:
                     env[n] = u
         elif isinstance(st, ast.Expr):
-            if isinstance(st.value, ast.Call) and instr_ops.bind_encoder(st.value, env, ex, st.lineno):
+            store = lambda n, v: self.bind([ast.Name(id=n, ctx=ast.Store())], v, env, st.lineno, cond)  # noqa: E731
+            if isinstance(st.value, ast.Call) and instr_ops.bind_encoder(st.value, env, ex, st.lineno, store):
                 return
             if isinstance(st.value, ast.Call) and tmem_ops.pool_statement(st.value, env):
                 return
@@ -447,6 +449,7 @@ class Walker:
                     for walk in walks:
                         self.framed(env, st.lineno, "if statement", walk)
             else:
+                loop_first.decided_branch(ex, st.test, st.lineno, env, test)  # by a loop's first iteration
                 self.walk_body(st.body if test else st.orelse, env, defs, called, cond)
         elif isinstance(st, (ast.For, ast.AsyncFor)):
             self.scan_calls(st.iter, env, defs, called, cond)
@@ -498,6 +501,20 @@ class Walker:
             for n in names_of(st.target):
                 env[n] = ex.overrides.get(n, Unresolved(n, st.lineno, f"loop variable of the loop at line "
                                                         f"{st.lineno} ({why})"))
+            start = loop_first.loop_start(st, ev) if loop_first.runtime_range(why) else None
+            fi = loop_first.enter(st, env, ex, start) if start is not None else None
+            if fi is not None:  # under the representative instance: its first iteration (loop_first.py)
+                before_loop = dict(env)
+                if start is not loop_first.NOT_FIXED and not any(n in ex.overrides for n in names_of(st.target)):
+                    assign_target(st.target, start, env)
+                try:
+                    self.walk_body(st.body, env, defs, called, cond)
+                finally:
+                    loop_first.leave(fi, st, env, ex, before_loop, KEEP_AFTER_LOOP)
+                    if self.tir:
+                        scoping.close_frame(env, before_loop, st.lineno, "for loop")
+                self.walk_body(st.orelse, env, defs, called, cond)
+                return
             ex.runtime_loops += 1
             rl = flow_state.runtime_loop_enter(st, env, ex)  # declared scalars it stores (flow_state.py)
             before_loop = dict(env)
@@ -512,6 +529,15 @@ class Walker:
         elif isinstance(st, ast.While) and self.first_tile_loop(st, env):
             # `while scheduler.valid():` under "CTA 0 on its first tile": one pass, the first tile
             self.framed(env, st.lineno, "while loop", lambda: self.walk_body(st.body, env, defs, called, cond))
+        elif isinstance(st, ast.While) and not loop_first.while_runs(st, ev, ex):
+            self.walk_body(st.orelse, env, defs, called, cond)  # its test is false on entry: no iteration
+        elif isinstance(st, ast.While) and \
+                (fi := loop_first.enter(st, env, ex)) is not None:
+            before_loop = dict(env)  # under the representative instance: its first iteration (loop_first.py)
+            try:
+                self.framed(env, st.lineno, "while loop", lambda: self.walk_body(st.body, env, defs, called, cond))
+            finally:
+                loop_first.leave(fi, st, env, ex, before_loop, KEEP_AFTER_LOOP)
         elif isinstance(st, ast.While):
             ex.runtime_loops += 1
             rl = flow_state.runtime_loop_enter(st, env, ex)
@@ -528,6 +554,7 @@ class Walker:
             t = st.items[0].context_expr.args[0]
             test = eval_or_unresolved(ev, t, "condition", st.lineno)
             if not isinstance(test, Unresolved):
+                loop_first.decided_branch(ex, t, st.lineno, env, test)  # by a loop's first iteration
                 if test:
                     self.walk_body(st.body, env, defs, called, cond)
             elif not self.walk_warp_branch(t, st.lineno, st.body, [], env, defs, called, cond):
@@ -697,7 +724,9 @@ class Walker:
         name, line = call.args[0].id, call.lineno
         if name in ex.overrides:
             return
-        if cond is not None or ex.runtime_loops or ex.warp_branches:
+        if cond is None and not ex.warp_branches and loop_first.note_assign(ex, name):
+            pass  # in a loop walked as its first iteration: straight-line code (loop_first.py)
+        elif cond is not None or ex.runtime_loops or ex.warp_branches:
             where = "an undecided condition" if cond is not None else \
                 "a loop the walk does not unroll" if ex.runtime_loops else "a branch on a thread index"
             env[name] = Unresolved(name, line, f"assigned with K.assign under {where} (its value depends on "

@@ -51,9 +51,12 @@ SF_E8M0, SF_E4M3 = "float8_e8m0fnu", "float8_e4m3fn"
 # -- encoder bindings ------------------------------------------------------------------------
 
 
-def bind_encoder(call: ast.Call, env: dict, ex, line: int) -> bool:
+def bind_encoder(call: ast.Call, env: dict, ex, line: int, store=None) -> bool:
     """`encode_instr_descriptor_block_scaled(address_of(I), ...)` binds I; `runtime_instr_desc(
-    address_of(I), sf_id)` rewrites both SF ids of I.  True when `call` is one of them."""
+    address_of(I), sf_id)` rewrites both SF ids of I.  True when `call` is one of them.  When I is
+    a declared scalar (`I_local: T.uint32 = I`, a tvm_classes.TirLocal holding the binding), the
+    rewrite is a store into it: `store(name, value)` (kernel_walk's assignment rules: an undecided
+    condition, a loop the walk does not unroll, a branch some lanes take)."""
     d = dotted(call.func) or ""
     short = d.split(".")[-1]
     if short == "encode_instr_descriptor_block_scaled" and "tcgen05" in d and call.args:
@@ -65,17 +68,25 @@ def bind_encoder(call: ast.Call, env: dict, ex, line: int) -> bool:
         name = instr_ops._target_name(call.args[0])
         if name is None:
             return True
+        import tvm_classes
         cur = env.get(name)
+        cell = cur if isinstance(cur, tvm_classes.TirLocal) and store is not None else None
+        if cell is not None:
+            cur = cell.get(None)
         if isinstance(cur, Unresolved):
             return True
         try:
             if not isinstance(cur, dict) or "sfa_id" not in cur:
                 raise ConvertError(f"{name} is not a block-scaled instruction descriptor of this file")
-            env[name] = dict(idesc_mod.with_sf_id(cur, Evaluator(env).value(call.args[1])), line=line)
+            new = dict(idesc_mod.with_sf_id(cur, Evaluator(env).value(call.args[1])), line=line)
         except UnresolvedError as e:
-            env[name] = Unresolved(name, line, f"the SF id set at line {line} is not fixed by the source", e.item)
+            new = Unresolved(name, line, f"the SF id set at line {line} is not fixed by the source", e.item)
         except (ConvertError, TypeError, ValueError) as e:
-            env[name] = Unresolved(name, line, f"runtime_instr_desc at line {line} is not modelled: {e}")
+            new = Unresolved(name, line, f"runtime_instr_desc at line {line} is not modelled: {e}")
+        if cell is not None:
+            store(name, new)
+        else:
+            env[name] = new
         return True
     return False
 
