@@ -68,11 +68,14 @@ class PipeState:
         self.lane_lost: dict = {}   # warp -> why its copy is not followed (changed by some of its lanes only)
 
     def _values(self, warps):
-        """The (stage, phase, stale-why) values the given warps hold (None: every warp)."""
+        """The distinct (stage, phase, stale-why) values the given warps hold (None: every warp), in
+        warp order."""
         base = (self.stage, self.phase, None)
         if warps is None:
-            return {base} | set(self.copies.values())
-        return {self.copies.get(w, base) for w in warps}
+            vals = [base] + [self.copies[w] for w in sorted(self.copies)]
+        else:
+            vals = [self.copies.get(w, base) for w in sorted(warps)]
+        return list(dict.fromkeys(vals))  # in warp order, so the reason reported does not depend on hashing
 
     def read(self, attr: str, node):
         from kernel_env import Unresolved, UnresolvedError
@@ -87,7 +90,7 @@ class PipeState:
         lost = [self.lane_lost[w] for w in (ws if ws is not None else self.lane_lost) if w in self.lane_lost]
         if lost:
             raise UnresolvedError(Unresolved(f"PipelineState.{attr}", self.line, lost[0]))
-        vals = self._values(WALK.get("warps")) if self.copies else {(self.stage, self.phase, None)}
+        vals = self._values(WALK.get("warps")) if self.copies else [(self.stage, self.phase, None)]
         why = next((v[2] for v in vals if v[2] is not None), None)
         if why is not None and attr == "stage":
             raise UnresolvedError(Unresolved(f"PipelineState.{attr}", self.line, why))
