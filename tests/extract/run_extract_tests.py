@@ -11,6 +11,7 @@ outlives it. A case with "needs_memory_limit": true is skipped for an address-sa
 which sets no memory limit on its child.
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import subprocess
@@ -64,6 +65,78 @@ def run_signalled(verify, args, env, sig_name, td):
     return subprocess.CompletedProcess(p.args, p.returncode, out, err)
 
 
+def check_case(i: int, c: dict, verify: str, td: str) -> list:
+    """Run case i; the problems found (empty: it passed)."""
+    out = os.path.join(td, f"m{i}.json")
+    args = list(c["args"])
+    if c.get("write", True):
+        args += ["-o", out]
+    r = run(verify, args, c.get("env"), c.get("signal"), td)
+    if "ORPHAN" in r.stderr or "never started" in r.stderr:
+        return [r.stderr[-300:]]
+    problems = []
+    if r.returncode != c["exit"]:
+        problems.append(f"exit {r.returncode}, expected {c['exit']}; stderr: {r.stderr[-400:]}")
+    for s in c.get("stderr_contains", []):
+        if s not in r.stderr:
+            problems.append(f"stderr lacks {s!r}: {r.stderr[-400:]}")
+    if "stdout_json" in c:
+        try:
+            doc = json.loads(r.stdout)
+            for k, v in c["stdout_json"].items():
+                cur = doc
+                for part in k.split("."):
+                    cur = cur[part]
+                if cur != v:
+                    problems.append(f"stdout {k} = {cur!r}, expected {v!r}")
+        except (ValueError, KeyError, TypeError) as e:
+            problems.append(f"stdout is not the expected JSON document ({e}): {r.stdout[:300]}")
+    if os.path.exists(out):
+        model = json.load(open(out))
+        if "expected" in c:
+            want = json.load(open(os.path.join(HERE, c["expected"])))
+            if model != want:
+                problems.append(f"model differs from {c['expected']}")
+        for path, v in c.get("fields", {}).items():
+            cur = model
+            try:
+                for part in path.split("."):
+                    cur = cur[int(part)] if isinstance(cur, list) else cur[part]
+            except (KeyError, IndexError, ValueError):
+                cur = "<missing>"
+            if cur != v:
+                problems.append(f"{path} = {cur!r}, expected {v!r}")
+        if "unresolved_names" in c:
+            names = sorted(u.get("name", "") for u in model["extraction"]["unresolved"])
+            if names != sorted(c["unresolved_names"]):
+                problems.append(f"unresolved names {names}, expected {sorted(c['unresolved_names'])}")
+        lr = subprocess.run([verify, "run", out], capture_output=True, text=True)
+        if lr.returncode not in (0, 1):
+            problems.append(f"tirx-verify run exit {lr.returncode}: {lr.stderr[-400:]}")
+        if "run_exit" in c and lr.returncode != c["run_exit"]:
+            problems.append(f"tirx-verify run exit {lr.returncode}, expected {c['run_exit']}")
+        for s in c.get("run_contains", []):  # the checks' verdict on the extracted model
+            if s not in lr.stdout:
+                problems.append(f"tirx-verify run output lacks {s!r}")
+        if "sarif" in c:  # the finding's SARIF location is the kernel file's line
+            want = c["sarif"]
+            sr = subprocess.run([verify, "run", out, "--format", "sarif"], capture_output=True, text=True)
+            results = [r for r in json.loads(sr.stdout)["runs"][0]["results"] if r["ruleId"] == want["check"]]
+            if not results:
+                problems.append(f"no SARIF result for {want['check']}")
+            else:
+                phys = results[0]["locations"][0]["physicalLocation"]
+                rel = results[0].get("relatedLocations", [{}])[0].get("physicalLocation", {})
+                if phys["artifactLocation"]["uri"] != want["uri"] or phys["region"]["startLine"] != want["line"]:
+                    problems.append(f"SARIF location {phys}, expected {want['uri']}:{want['line']}")
+                if not rel.get("artifactLocation", {}).get("uri", "").endswith(os.path.basename(out)):
+                    problems.append(f"SARIF related location {rel} is not the model file")
+        os.remove(out)
+    elif c.get("write", True) and c["exit"] != 2:
+        problems.append("no model written")
+    return problems
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--verify", required=True)
@@ -78,78 +151,17 @@ def main():
         print(f"skipped under the address sanitizer (no child memory limit): {len(skipped)} case(s)")
     failed = 0
     with tempfile.TemporaryDirectory() as td:
+        # Cases are independent (each writes its own m<i>.json), so they run on every core; the
+        # signal cases, which watch their child by a pid file, run one at a time after them.
+        alone = [i for i, c in enumerate(cases) if c.get("signal")]
+        with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            futures = {i: pool.submit(check_case, i, c, verify, td) for i, c in enumerate(cases) if i not in alone}
+            results = {i: f.result() for i, f in futures.items()}
+        for i in alone:
+            results[i] = check_case(i, cases[i], verify, td)
         for i, c in enumerate(cases):
-            out = os.path.join(td, f"m{i}.json")
-            args = list(c["args"])
-            if c.get("write", True):
-                args += ["-o", out]
-            r = run(verify, args, c.get("env"), c.get("signal"), td)
-            if "ORPHAN" in r.stderr or "never started" in r.stderr:
-                print(f"FAIL: {c['name']}\n    {r.stderr[-300:]}")
-                failed += 1
-                continue
-            problems = []
-            if r.returncode != c["exit"]:
-                problems.append(f"exit {r.returncode}, expected {c['exit']}; stderr: {r.stderr[-400:]}")
-            for s in c.get("stderr_contains", []):
-                if s not in r.stderr:
-                    problems.append(f"stderr lacks {s!r}: {r.stderr[-400:]}")
-            if "stdout_json" in c:
-                try:
-                    doc = json.loads(r.stdout)
-                    for k, v in c["stdout_json"].items():
-                        cur = doc
-                        for part in k.split("."):
-                            cur = cur[part]
-                        if cur != v:
-                            problems.append(f"stdout {k} = {cur!r}, expected {v!r}")
-                except (ValueError, KeyError, TypeError) as e:
-                    problems.append(f"stdout is not the expected JSON document ({e}): {r.stdout[:300]}")
-            if os.path.exists(out):
-                model = json.load(open(out))
-                if "expected" in c:
-                    want = json.load(open(os.path.join(HERE, c["expected"])))
-                    if model != want:
-                        problems.append(f"model differs from {c['expected']}")
-                for path, v in c.get("fields", {}).items():
-                    cur = model
-                    try:
-                        for part in path.split("."):
-                            cur = cur[int(part)] if isinstance(cur, list) else cur[part]
-                    except (KeyError, IndexError, ValueError):
-                        cur = "<missing>"
-                    if cur != v:
-                        problems.append(f"{path} = {cur!r}, expected {v!r}")
-                if "unresolved_names" in c:
-                    names = sorted(u.get("name", "") for u in model["extraction"]["unresolved"])
-                    if names != sorted(c["unresolved_names"]):
-                        problems.append(f"unresolved names {names}, expected {sorted(c['unresolved_names'])}")
-                lr = subprocess.run([verify, "run", out], capture_output=True, text=True)
-                if lr.returncode not in (0, 1):
-                    problems.append(f"tirx-verify run exit {lr.returncode}: {lr.stderr[-400:]}")
-                if "run_exit" in c and lr.returncode != c["run_exit"]:
-                    problems.append(f"tirx-verify run exit {lr.returncode}, expected {c['run_exit']}")
-                for s in c.get("run_contains", []):  # the checks' verdict on the extracted model
-                    if s not in lr.stdout:
-                        problems.append(f"tirx-verify run output lacks {s!r}")
-                if "sarif" in c:  # the finding's SARIF location is the kernel file's line
-                    want = c["sarif"]
-                    sr = subprocess.run([verify, "run", out, "--format", "sarif"], capture_output=True, text=True)
-                    results = [r for r in json.loads(sr.stdout)["runs"][0]["results"] if r["ruleId"] == want["check"]]
-                    if not results:
-                        problems.append(f"no SARIF result for {want['check']}")
-                    else:
-                        phys = results[0]["locations"][0]["physicalLocation"]
-                        rel = results[0].get("relatedLocations", [{}])[0].get("physicalLocation", {})
-                        if phys["artifactLocation"]["uri"] != want["uri"] or phys["region"]["startLine"] != want["line"]:
-                            problems.append(f"SARIF location {phys}, expected {want['uri']}:{want['line']}")
-                        if not rel.get("artifactLocation", {}).get("uri", "").endswith(os.path.basename(out)):
-                            problems.append(f"SARIF related location {rel} is not the model file")
-                os.remove(out)
-            elif c.get("write", True) and c["exit"] != 2:
-                problems.append("no model written")
-            status = "ok" if not problems else "FAIL"
-            print(f"{status}: {c['name']}")
+            problems = results[i]
+            print(f"{'ok' if not problems else 'FAIL'}: {c['name']}")
             for p in problems:
                 print(f"    {p}")
             failed += bool(problems)
