@@ -284,14 +284,11 @@ def member_name(name: str, env: dict) -> str:
 # -- the tile task ------------------------------------------------------------------------------
 
 def tile_classes(tree: ast.Module, env: dict) -> list:
-    """The file's own classes that are tile tasks: a `run` method along the MRO."""
-    out = []
-    for st in tree.body:
-        if isinstance(st, ast.ClassDef) and isinstance(env.get(st.name), ClassValue):
-            c = env[st.name]
-            if c.find("run") is not None and c.find("run")[1] == "method":
-                out.append(c)
-    return out
+    """The file's own classes that are tile tasks: a `run` along the MRO, a method or a class
+    attribute (`run = Other.run`: a second tile task, whose `run` entry_methods reports as not
+    followed)."""
+    return [env[st.name] for st in tree.body if isinstance(st, ast.ClassDef) and
+            isinstance(env.get(st.name), ClassValue) and env[st.name].find("run") is not None]
 
 
 def construct(cls: ClassValue, overrides: dict, ex, is_layout_expr) -> Instance:
@@ -442,9 +439,14 @@ def entry_methods(cls: ClassValue, inst: Instance, ex) -> list:
     out = []
     for name, recv in ENTRY:
         got = cls.find(name)
-        if got is None or got[1] != "method":
+        if got is None:
             continue
-        owner, _, fn = got
+        owner, kind, fn = got
+        if kind != "method":  # `run = One.run`: a class attribute, not a def of the class
+            why = f" ({fn.reason})" if isinstance(fn, kernel_env.Unresolved) else ""
+            ex.block(f"helper {cls.name}.{name}", owner.node.lineno, None, f"{owner.name}.{name} is bound by an "
+                     f"assignment in the class body, not a def: the method it names is not followed{why}")
+            continue
         if recv == "cls":
             try:
                 need = attr_of(cls, "need_init")
