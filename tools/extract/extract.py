@@ -493,11 +493,14 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
     py_classes.OVERRIDES = dict(overrides)
     py_classes.FIELD_OVERRIDES.clear()
     MODULE_OVERRIDES.clear()
+    import tile_class  # a kernel that is a class's methods: a megakernel tile task (tile_class.py)
+    tile_class.CLASS_OVERRIDES.clear()
     eval_limits.reset()
     env = module_env(tree, overrides, os.path.basename(file_label))
     host_launch.set_context(tree, env, overrides, os.path.basename(file_label))
-    import tile_class  # a kernel that is a class's methods: a megakernel tile task (tile_class.py)
-    roots = [] if function is not None and isinstance(env.get(function), tile_class.ClassValue) else \
+    classes = {st.name: st for st in tree.body if isinstance(st, ast.ClassDef)}
+    roots = [] if function is not None and function in classes and \
+        not any(isinstance(st, ast.FunctionDef) and st.name == function for st in tree.body) else \
         kernel_roots(tree, env, function)
     if not roots:
         tiles = [c for c in tile_class.tile_classes(tree, env) if function is None or c.name == function]
@@ -507,13 +510,16 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
                              + "); a model describes one: choose it with --function NAME", tiles[1].node.lineno)
         if tiles:
             return _extract_tile(tiles[0], tree, env, overrides, file_label)
-        for st in tree.body:  # kernels as methods of a class: say so instead of "no kernel"
-            if isinstance(st, ast.ClassDef) and any(isinstance(m, ast.FunctionDef) and (
-                    contains_interesting(m) or _has_buffer_params(m)) for m in st.body):
-                deco = ", ".join("@" + ast.unparse(d) for d in st.decorator_list)
-                raise InputError("extract.kernel", f"{file_label}:{st.lineno}: the kernels are methods of the class "
-                                 f"{st.name}{' (' + deco + ')' if deco else ''}; extract reads top-level kernel "
-                                 "functions only (write the prim_func at module level)", st.lineno)
+        for st in ([classes[function]] if function is not None else tree.body):
+            # kernels as methods of a class that is not read as a tile task: say why, instead of "no kernel"
+            if isinstance(st, ast.ClassDef) and (function is not None or any(
+                    isinstance(m, ast.FunctionDef) and (contains_interesting(m) or _has_buffer_params(m))
+                    for m in st.body)):
+                raise InputError("extract.kernel", f"{file_label}:{st.lineno}: "
+                                 + (f"--function {function}: " if function is not None else "the kernels are methods of ")
+                                 + f"the class {st.name}, which extract does not read as a tile task: "
+                                 + _not_tile_why(st, env.get(st.name)) + "; extract reads top-level kernel functions "
+                                 "and plain classes with a `run` method along their bases (tile tasks)", st.lineno)
         raise InputError("extract.kernel", f"{file_label}: no kernel function found (no function allocates a "
                          "buffer, issues an op or takes a T.Buffer parameter)")
     # kernels: public @T.prim_func (a private=True one is a device function the module's kernels call)
@@ -547,6 +553,20 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
     return {"ex": ex, "roots": [f.name for f in roots]}
 
 
+def _not_tile_why(st: ast.ClassDef, value) -> str:
+    """Why the class `st` (its value in the module environment) is not a tile task."""
+    import tile_class
+    if st.decorator_list or st.keywords:
+        parts = ["@" + ast.unparse(d) for d in st.decorator_list] + [ast.unparse(k) for k in st.keywords]
+        return (f"a class with {', '.join(parts)} is not evaluated (what the decorator or metaclass "
+                "does is not modelled)")
+    if isinstance(value, tile_class.ClassValue):
+        unread = value.unread_bases()
+        return "it has no `run` method along its bases (the megakernel driver's entry)" + (
+            f"; a base is not read, and may define it: {'; '.join(unread)}" if unread else "")
+    return f"it is read as another kind of class ({type(value).__name__})"
+
+
 def _extract_tile(cls, tree, env, overrides, file_label) -> dict:
     """Walk a tile-task class's entry methods in the megakernel driver's order (tile_class.py)."""
     import tile_class
@@ -557,7 +577,10 @@ def _extract_tile(cls, tree, env, overrides, file_label) -> dict:
     inst = tile_class.construct(cls, overrides, ex, is_layout_expr)
     walked = []
     called: set = set()
-    for name, fv in tile_class.entry_methods(cls, inst, ex):
+    if inst.never is not None:  # the constructor does not (or is not known to) return: no method runs
+        ex.block(f"the {cls.name} instance", inst.never[0], None,
+                 inst.never[1] + "; the driver's calls (class_init, init, run) are not walked")
+    for name, fv in ([] if inst.never is not None else tile_class.entry_methods(cls, inst, ex)):
         fenv = tile_class.bind_entry(fv, cls, name, overrides, ex)
         bind_buffer_params(fv.node, fenv, ex, Evaluator(fenv))  # `A: T.Buffer(...)` parameters
         try:
@@ -566,9 +589,13 @@ def _extract_tile(cls, tree, env, overrides, file_label) -> dict:
             raise InputError("extract.scope", str(e), e.line) from None
         walked.append(f"{cls.name}.{name}")
     smem_placement.finish(ex)
+    for name, where in sorted(tile_class.CLASS_OVERRIDES.items()):
+        if name not in ex.config:
+            ex.config[name] = {"value": overrides[name], "origin": f"--param (bound in {', '.join(where)})"}
     for name, v in overrides.items():
         if name not in ex.config:
-            ex.config[name] = {"value": v, "origin": "--param"}
+            where = f" (module constant, line {MODULE_OVERRIDES[name]})" if name in MODULE_OVERRIDES else ""
+            ex.config[name] = {"value": v, "origin": f"--param{where}"}
     return {"ex": ex, "roots": walked}
 
 
@@ -782,7 +809,8 @@ def main(argv=None) -> int:
                          "parameter, a loop variable)")
     ap.add_argument("-o", "--output", help="write the model here (default: standard output)")
     ap.add_argument("--kernel-name", help="the model's kernel name (default: the file's stem)")
-    ap.add_argument("--function", help="the top-level kernel function (default: every kernel function)")
+    ap.add_argument("--function", help="the top-level kernel function, or the tile-task class (a class with a "
+                    "`run` method), to extract (default: every kernel function, else the file's one tile-task class)")
     ap.add_argument("--target", default="sm_100a", help="machine description (default sm_100a)")
     ap.add_argument("--repo", action="append", default=[], metavar="OWNER/NAME", help="provenance: repository")
     ap.add_argument("--commit", help="provenance: the commit the file was read at (40 hex digits)")

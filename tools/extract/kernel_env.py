@@ -823,6 +823,7 @@ class Evaluator(Translator):
         import tile_class
         if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), tile_class.ClassValue):
             c = self.env[node.func.id]  # an instance built by kernel code: not evaluated (tile_class.py)
+            tile_class.BUILDING.append((c.name, node.lineno))  # (a constructor reaching it: not known to return)
             raise UnresolvedError(Unresolved(c.name, c.node.lineno, "a class (not evaluated: only Enum and @dataclass "
                                              "classes are constructed; a tile task's own instance is built from "
                                              "its __init__ by tile_class.py)"))

@@ -51,23 +51,40 @@ class ClassValue:
 
     @property
     def attrs(self) -> dict:
-        """The class body's assignments, run once in the class namespace (module names visible)."""
+        """The class body run once in the class namespace (module names visible), every statement
+        (for / if / try ... with kernel_env.run_straight's rules: what it does not run is
+        unresolved, naming the line).  `--param NAME=V` for a name the body binds wins over the
+        body's own bindings, as for a module constant (recorded in CLASS_OVERRIDES)."""
         if self._attrs is None:
             import kernel_env
             self._attrs = {}
             ns = dict(self.env)
+            overrides = kernel_env.SETTINGS.get("overrides", {})
+            failed = None
             for st in self.node.body:
-                if isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Assert)) and \
-                        (not isinstance(st, ast.AnnAssign) or st.value is not None):
+                if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    continue
+                names = [n for n, _ in kernel_env.assigned_in([st]) if "." not in n]
+                if failed is not None:
+                    for n in names:
+                        ns[n] = kernel_env.Unresolved(n, st.lineno, failed)
+                else:
                     try:
                         kernel_env.run_straight([st], ns, kernel_env.Evaluator(ns))
+                    except kernel_env.CodeRaises as e:  # the class statement raises: nothing after it is bound
+                        failed = f"class body of {self.name}: {e}"
+                        for n in names:
+                            ns[n] = kernel_env.Unresolved(n, st.lineno, failed)
                     except Exception as e:  # noqa: BLE001 - the class body fails here: its names are unknown
-                        for n in (n for t in getattr(st, "targets", [getattr(st, "target", None)]) if t is not None
-                                  for n in kernel_env.names_of(t)):
-                            ns[n] = kernel_env.Unresolved(n, st.lineno, f"class body of {self.name}: {e}")
-                    for t in getattr(st, "targets", [getattr(st, "target", None)]):
-                        for n in (kernel_env.names_of(t) if t is not None else []):
-                            self._attrs[n] = ns.get(n)
+                        for n in names:
+                            ns[n] = kernel_env.Unresolved(n, st.lineno, f"class body of {self.name} line "
+                                                          f"{st.lineno}: {e}")
+                for n in names:
+                    if n in overrides:
+                        ns[n] = overrides[n]
+                        _applied(n, f"{self.name} (class attribute, line {st.lineno})")
+                    if n in ns:
+                        self._attrs[n] = ns[n]
         return self._attrs
 
     def mro(self):
@@ -101,14 +118,50 @@ class ClassValue:
     def missing(self, name: str, what: str):
         import kernel_env
         unread = self.unread_bases()
-        why = f"{what} has no attribute {name!r} in this file" + (
-            f" (a base is not read, and may define it: {'; '.join(unread)})" if unread else "")
+        stores = unfollowed_stores(self)
+        if stores:
+            why = (f"{what}: no `self.{name} = ...` (or class attribute) that the extraction follows binds "
+                   f"{name!r}; the file sets attributes in ways it does not follow, which may bind it: "
+                   + "; ".join(stores))
+        else:
+            why = f"{what} has no attribute {name!r} in this file"
+        if unread:
+            why += f" (a base is not read, and may define it: {'; '.join(unread)})"
         return kernel_env.UnresolvedError(kernel_env.Unresolved(f"{what}.{name}", self.node.lineno, why))
+
+
+def unfollowed_stores(cls: "ClassValue") -> list:
+    """Attribute stores in the methods along the MRO that the extraction does not follow:
+    `setattr(...)` calls and stores through a chain (`self.a.b = v`, `self.lst[0].x = v`)."""
+    out = []
+    for c in cls.mro():
+        for fn in c.methods.values():
+            for n in ast.walk(fn):
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "setattr":
+                    out.append(f"{ast.unparse(n)[:60]} at line {n.lineno}")
+                for t in (n.targets if isinstance(n, ast.Assign) else
+                          [n.target] if isinstance(n, (ast.AnnAssign, ast.AugAssign)) else []):
+                    if isinstance(t, ast.Attribute) and not isinstance(t.value, ast.Name):
+                        out.append(f"{ast.unparse(t)[:60]} = ... at line {n.lineno}")
+    return out[:4]
 
 
 class Instance:
     def __init__(self, cls: ClassValue):
         self.cls, self.attrs = cls, {}
+        self.never = None  # (line, why) when __init__ is not known to return: nothing after it runs
+
+
+CLASS_OVERRIDES: dict = {}  # --param NAME applied where a class body / __init__ binds NAME -> where
+
+
+def _applied(name: str, where: str) -> None:
+    got = CLASS_OVERRIDES.setdefault(name, [])
+    if where not in got:
+        got.append(where)
+
+
+BUILDING: list = []  # while __init__ runs: (class, line) of each construction of a file's class it reaches
 
 
 def _decorators(fn) -> set:
@@ -231,23 +284,32 @@ def member_name(name: str, env: dict) -> str:
 # -- the tile task ------------------------------------------------------------------------------
 
 def tile_classes(tree: ast.Module, env: dict) -> list:
-    """The file's own classes that are tile tasks: a `run` method along the MRO."""
-    out = []
-    for st in tree.body:
-        if isinstance(st, ast.ClassDef) and isinstance(env.get(st.name), ClassValue):
-            c = env[st.name]
-            if c.find("run") is not None and c.find("run")[1] == "method":
-                out.append(c)
-    return out
+    """The file's own classes that are tile tasks: a `run` along the MRO, a method or a class
+    attribute (`run = Other.run`: a second tile task, whose `run` entry_methods reports as not
+    followed)."""
+    return [env[st.name] for st in tree.body if isinstance(st, ast.ClassDef) and
+            isinstance(env.get(st.name), ClassValue) and env[st.name].find("run") is not None]
 
 
 def construct(cls: ClassValue, overrides: dict, ex, is_layout_expr) -> Instance:
     """Run `__init__` (along the MRO; `super().__init__(...)` runs the base's) with the
     arguments --param gives, else the parameters' defaults; then --param self.X."""
     inst = Instance(cls)
+    for c in cls.mro():
+        c.attrs  # noqa: B018 - every class body runs (and takes its --param) before __init__, as in Python
     got = cls.find("__init__")
     if got is not None and got[1] == "method":
-        _run_init(got[0], got[2], inst, overrides, ex, None, is_layout_expr)
+        BUILDING.clear()
+        try:
+            _run_init(got[0], got[2], inst, overrides, ex, None, is_layout_expr)
+        finally:
+            built = list(BUILDING)
+            BUILDING.clear()
+        if inst.never is None and built:
+            name, line = built[0]
+            inst.never = (line, f"{cls.name}.__init__ constructs {name} (line {line}), which the extraction does "
+                          f"not evaluate: whether that construction returns is not known (a constructor that "
+                          f"builds its own class recurses without end)")
     for k, v in overrides.items():
         if k.startswith("self.") and "." not in k[5:]:
             inst.attrs[k[5:]] = v
@@ -291,7 +353,16 @@ def _run_init(owner: ClassValue, fn: ast.FunctionDef, inst: Instance, overrides:
         env[p.arg] = overrides.get(p.arg, kernel_env.eval_or_unresolved(ev, d, p.arg, fn.lineno) if d is not None
                                    else kernel_env.Unresolved(p.arg, fn.lineno, f"keyword argument {p.arg} of "
                                                               f"{owner.name}.__init__ not given"))
+    self_name = params[0].arg
     for st in fn.body:
+        if inst.never is not None:
+            return
+        again = _reinit_call(st, self_name, env)
+        if again is not None:
+            inst.never = (st.lineno, f"{owner.name}.__init__ line {again.lineno} calls {ast.unparse(again.func)} "
+                          "(a constructor of the file's class again): not followed, so whether the constructor returns is not known "
+                          "(called unconditionally it recurses without end)")
+            return
         sup = _super_init(st)
         if sup is not None:
             base = next((b for b in owner.bases if isinstance(b, ClassValue) and b.find("__init__")), None)
@@ -309,15 +380,46 @@ def _run_init(owner: ClassValue, fn: ast.FunctionDef, inst: Instance, overrides:
                 inst.attrs[st.targets[0].attr] = lay
                 continue
         try:
-            kernel_env.run_straight([st], env, ev)
+            if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
+                    isinstance(member(st.value.func, env), kernel_env.FuncValue):
+                ev.value(st.value)  # `self.setup()` as a statement: run, its `self.X = ...` stores kept
+            else:
+                kernel_env.run_straight([st], env, ev)
         except kernel_env._Return:
+            _onto(inst, env, self_name)
             break
+        except kernel_env.CodeRaises as e:  # the existing code-raises rule: the constructor does not return
+            inst.never = (st.lineno, f"{owner.name}.__init__: {e}; the instance is never built")
+            return
         except (ConvertError, kernel_env.UnresolvedError) as e:
-            for t in getattr(st, "targets", []):
-                for n in kernel_env.names_of(t):
-                    env[n] = kernel_env.Unresolved(n, st.lineno, f"{owner.name}.__init__ line {st.lineno}: {e}")
-        if isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            settle(st, env)  # `self.X = v` bound under its dotted name: onto the instance
+            for n, _ in kernel_env.assigned_in([st]):
+                env[n] = kernel_env.Unresolved(n, st.lineno, f"{owner.name}.__init__ line {st.lineno}: {e}")
+        for n, _ in kernel_env.assigned_in([st]):
+            if n in overrides and "." not in n:  # --param NAME for a local of __init__: wins where it is bound
+                env[n] = overrides[n]
+                _applied(n, f"{owner.name}.__init__ (local, line {st.lineno})")
+        _onto(inst, env, self_name)
+
+
+def _onto(inst: Instance, env: dict, self_name: str) -> None:
+    """`self.X` bound in `env` under its dotted name (a special form, or made unresolved by a
+    statement not run): moved onto the instance, where every method reads it."""
+    for key in [k for k in env if k.startswith(self_name + ".") and "." not in k[len(self_name) + 1:]]:
+        inst.attrs[key[len(self_name) + 1:]] = env.pop(key)
+
+
+def _reinit_call(st, self_name: str, env: dict):
+    """A call in `st` that runs a constructor of the file again: `self.__init__(...)` /
+    `C.__init__(...)` (other than the statement `super().__init__(...)`) or `C(...)` for a plain
+    class C of the file, else None."""
+    sup = _super_init(st)
+    for n in ast.walk(st):
+        if n is sup or not isinstance(n, ast.Call):
+            continue
+        if isinstance(n.func, ast.Attribute) and n.func.attr == "__init__" or \
+                isinstance(n.func, ast.Name) and isinstance(env.get(n.func.id), ClassValue):
+            return n
+    return None
 
 
 def _super_init(st):
@@ -337,9 +439,14 @@ def entry_methods(cls: ClassValue, inst: Instance, ex) -> list:
     out = []
     for name, recv in ENTRY:
         got = cls.find(name)
-        if got is None or got[1] != "method":
+        if got is None:
             continue
-        owner, _, fn = got
+        owner, kind, fn = got
+        if kind != "method":  # `run = One.run`: a class attribute, not a def of the class
+            why = f" ({fn.reason})" if isinstance(fn, kernel_env.Unresolved) else ""
+            ex.block(f"helper {cls.name}.{name}", owner.node.lineno, None, f"{owner.name}.{name} is bound by an "
+                     f"assignment in the class body, not a def: the method it names is not followed{why}")
+            continue
         if recv == "cls":
             try:
                 need = attr_of(cls, "need_init")

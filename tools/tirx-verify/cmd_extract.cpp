@@ -420,7 +420,7 @@ void register_extract(CLI::App& app, int& exit_code) {
       ->take_all();
   cmd->add_option("-o,--output", o->output, "Write the model to this file (default: standard output)");
   cmd->add_option("--kernel-name", o->kernel_name, "The model's kernel name (default: the file's stem)");
-  cmd->add_option("--function", o->function, "Extract only this top-level kernel function");
+  cmd->add_option("--function", o->function, "Extract only this top-level kernel function, or this tile-task class (a class with a run method)");
   cmd->add_option("--target", o->target, "Machine description written to the model (default sm_100a)");
   cmd->add_option("--repo", o->repos, "Provenance: OWNER/NAME of the repository (repeatable)")->take_all();
   cmd->add_option("--commit", o->commit, "Provenance: the 40-digit commit the file was read at");
