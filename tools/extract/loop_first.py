@@ -63,18 +63,6 @@ def loop_start(st, ev):
         return NOT_FIXED
 
 
-def while_runs(st, ev, ex) -> bool:
-    """False when the source decides a `while` loop's test false on entry: it runs no iteration, and
-    the walk skips its body (before, the body was walked as if the loop ran)."""
-    del ex
-    from kernel_env import Unresolved, eval_or_unresolved
-    try:
-        t = eval_or_unresolved(ev, st.test, "condition", st.lineno)
-        return isinstance(t, Unresolved) or bool(t)
-    except Exception:  # noqa: BLE001 - a runtime test: the loop is assumed to run at least once
-        return True
-
-
 class FirstIteration:
     """One runtime loop walked as its first iteration: what held on entry, to undo after it."""
 
@@ -187,8 +175,10 @@ def _cell_kept(st, fi, cell, entry, valid, assigned, names) -> bool:
     return all(s is not None and id(s) in {id(n) for n in nodes} for s in stores)
 
 
-def leave(fi, st, env: dict, ex, before: dict, keep_types: tuple) -> None:
-    """After the loop: nothing iteration 0 left is kept (the module docstring's rule)."""
+def leave(fi, st, env: dict, ex, before: dict, keep_types: tuple, exact: bool = False) -> None:
+    """After the loop: nothing iteration 0 left is kept (the module docstring's rule), unless
+    `exact`: iteration 0 ended at a decided `break` (loop_jumps.py), so the loop ran that one
+    iteration and what the walk followed holds after it (only the loop variable is restored)."""
     import flow_state
     import loop_state
     import tvm_classes
@@ -197,6 +187,12 @@ def leave(fi, st, env: dict, ex, before: dict, keep_types: tuple) -> None:
     ex.first_iterations = [f for f in getattr(ex, "first_iterations", []) if f is not fi]
     changed = ex.state_log.pop()
     frame = fi.frame
+    if exact:
+        flow_state.leave_sampled(frame, ex)
+        for n in (names_of(st.target) if isinstance(st, (ast.For, ast.AsyncFor)) else ()):
+            if n in before:
+                env[n] = before[n]
+        return
     changed |= flow_state.unexecuted_changes(frame, st, env)
     flow_state.leave_sampled(frame, ex)
     why = _why(st.lineno)
