@@ -239,7 +239,7 @@ class Walker:
             run = role_order.role_run(body, i, env, kern_forms.Role)  # sibling kern roles (role_order.py)
             if len(run) > 1:
                 for st in role_order.order(run, body, env):
-                    self.walk_stmt(st, env, defs, called, cond)
+                    self.walk_stmt(st, env, defs, called, loop_jumps.effective_cond(self.ex, self, cond))
                 i += len(run)
                 continue
             st = body[i]
@@ -630,6 +630,8 @@ class Walker:
                 t = None if isinstance(t, Unresolved) else bool(t)
             except Exception:  # noqa: BLE001 - a runtime test
                 t = None
+            if t is not None and walked == 0:
+                loop_first.decided_branch(ex, st.test, st.lineno, env, t, "while loop")  # by a loop's first iteration
             if t is False:
                 self.walk_body(st.orelse, env, defs, called, loop_jumps.effective_cond(ex, self, cond))
                 return  # the test is false: the loop is over

@@ -117,7 +117,7 @@ def note_assign(ex, name: str) -> bool:
     return True
 
 
-def decided_branch(ex, test, line: int, env: dict, taken) -> None:
+def decided_branch(ex, test, line: int, env: dict, taken, what: str = "if") -> None:
     """An `if` (or kern `with K.If(test)`) at `line` in a loop walked as its first iteration whose
     test reads what that iteration fixed (the loop variable, a name the body or its helpers store, a
     declared scalar or a PipelineState it may change): decided by iteration 0's values, recorded as a binding
@@ -135,7 +135,7 @@ def decided_branch(ex, test, line: int, env: dict, taken) -> None:
                                             (isinstance(v, tvm_classes.PipeState) and id(v) in fi.pipes)):
                 import kernel_env
                 kernel_env.note_convention(
-                    f"the if at line {line} is decided by the first iteration of the loop at line {fi.line} "
+                    f"the {what} at line {line} is decided by the first iteration of the loop at line {fi.line} "
                     f"({'taken' if taken else 'not taken'}; a later iteration may take the other branch, whose "
                     "ops are not in the model)", line, bool(taken))
                 return
