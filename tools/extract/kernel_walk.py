@@ -637,6 +637,9 @@ class Walker:
                 return  # the test is false: the loop is over
             if t is None or fr.broke or walked >= MAX_UNROLL or ex.unrolled + 1 > MAX_UNROLLED_TOTAL:
                 break
+            n = SETTINGS.get("serial_iterations")
+            if walked and isinstance(n, int) and n > 0 and walked >= n:
+                break  # sampled like a T.serial loop of a fixed extent (--serial-iterations)
             walked += 1
             ex.unrolled += 1
             kind = [None]
@@ -653,6 +656,8 @@ class Walker:
             finally:
                 loop_first.leave(fi, st, env, ex, before_loop, KEEP_AFTER_LOOP, exact=kind[0] == "break")
             return
+        if walked and not endless and not fr.broke and loop_first.later_iterations(st, env, ex, walked):
+            return  # under the representative instance: the first `walked` iterations (loop_first.py)
         # a runtime loop from here on (an undecided test after iterations walked exactly, past the
         # iteration limits, or never ending): its body stands for every remaining iteration
         ex.runtime_loops += 1

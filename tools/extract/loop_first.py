@@ -106,6 +106,31 @@ def enter(st, env: dict, ex, start=NOT_FIXED):
     return fi
 
 
+def later_iterations(st, env: dict, ex, walked: int) -> bool:
+    """A `while` whose first `walked` iterations the walk followed exactly (their tests decided) and
+    whose remaining iterations it does not walk (the test is now a runtime value, or --serial-iterations
+    is reached): under the representative instance the model is those iterations, a binding says so,
+    and after the loop nothing of them is kept (`leave`, as if the remaining iterations were walked
+    from here: a value holds its current value or a later iteration's store).  False when the
+    convention is off (the caller walks the rest as a runtime loop)."""
+    import kernel_env
+    if not kernel_env.convention_on():
+        return False
+    kernel_env.note_convention(
+        f"the while loop at line {st.lineno}: the model holds its first {walked} iteration(s), whose tests the "
+        "source decides; later iterations (their ops) are not in the model (its test is then a runtime value, or "
+        "--serial-iterations is reached)", st.lineno, walked)
+    fi = FirstIteration(st, env, ex)
+    ex.first_iterations = getattr(ex, "first_iterations", []) + [fi]
+    leave(fi, st, env, ex, dict(env), _keep_types())
+    return True
+
+
+def _keep_types() -> tuple:
+    import kernel_walk
+    return kernel_walk.KEEP_AFTER_LOOP
+
+
 def note_assign(ex, name: str) -> bool:
     """`K.assign(name, v)` in the body of a loop walked as its first iteration: followed exactly (True)
     when every runtime loop being walked is one (the caller then evaluates it as straight-line code)."""
