@@ -26,6 +26,7 @@ import fragments
 import instr_ops
 import kern_forms
 import loop_first
+import loop_jumps
 import tmem_ops
 import op_sites
 import scoping
@@ -152,6 +153,7 @@ class Walker:
         self.tir = False  # the function walked is read by TVMScript's parser (scoping.py)
         self.returned = _NO_RETURN  # the value of the function's top-level `return`
         self.return_name = None  # the caller's target name for an allocation returned
+        self.endless = None  # after a while loop that never ends: the condition later code runs under (loop_jumps.py)
 
     def framed(self, env, line, what, walk):
         """Run `walk()` in a TVMScript variable frame (scoping.py): the names it binds are popped
@@ -237,10 +239,13 @@ class Walker:
             run = role_order.role_run(body, i, env, kern_forms.Role)  # sibling kern roles (role_order.py)
             if len(run) > 1:
                 for st in role_order.order(run, body, env):
-                    self.walk_stmt(st, env, defs, called, cond)
+                    self.walk_stmt(st, env, defs, called, loop_jumps.effective_cond(self.ex, self, cond))
                 i += len(run)
                 continue
-            self.walk_stmt(body[i], env, defs, called, cond)
+            st = body[i]
+            self.walk_stmt(st, env, defs, called, loop_jumps.effective_cond(self.ex, self, cond))
+            if isinstance(st, (ast.Break, ast.Continue)) or getattr(st, "_endless", False):
+                return  # what follows in this block never runs (loop_jumps.py)
             i += 1
 
     def bind(self, name_targets, value, env, line, cond=None):
@@ -451,101 +456,20 @@ class Walker:
             else:
                 loop_first.decided_branch(ex, st.test, st.lineno, env, test)  # by a loop's first iteration
                 self.walk_body(st.body if test else st.orelse, env, defs, called, cond)
+        elif isinstance(st, (ast.Break, ast.Continue)):
+            loop_jumps.jump(ex, st, cond)  # a decided one ends the walked iteration (loop_jumps.py)
         elif isinstance(st, (ast.For, ast.AsyncFor)):
-            self.scan_calls(st.iter, env, defs, called, cond)
-            n_sampled = len(ex.sampled_loops)
-            values, why = loop_values(st, ev, ex)
-            sampled = ex.sampled_loops[-1] if len(ex.sampled_loops) > n_sampled else None
-            if values is not None and not any(n in ex.overrides for n in names_of(st.target)):
-                # A range the source fixes: every iteration is walked with the loop variable
-                # bound to its value (the ops of each iteration, as the model's one pass).
-                if sampled is not None:
-                    ex.state_log.append(set())
-                    frame = flow_state.enter_sampled(st, env, ex)
-                before_loop = dict(env)
-                try:
-                    for v in values:
-                        try:
-                            assign_target(st.target, v, env)
-                        except ConvertError as e:
-                            values = None
-                            why = str(e)
-                            break
-                        # each iteration is an instance of the one body TVM parses, in its own frame
-                        self.walk_body(st.body, env, defs, called, cond)
-                        if sampled is not None:
-                            flow_state.iteration_done(frame)
-                        if self.tir:
-                            scoping.close_frame(env, before_loop, st.lineno, "for loop")
-                finally:
-                    if sampled is not None:
-                        # the real state has changed once per iteration, the walk saw only the first:
-                        # the state at the loop's exit where its change per iteration is fixed, else stale
-                        changed = ex.state_log.pop()
-                        changed |= flow_state.unexecuted_changes(frame, st, env)  # a branch not taken this time
-                        flow_state.leave_sampled(frame, ex)
-                        for obj in changed:
-                            if flow_state.exit_state(frame, obj, sampled["iterations"], values is not None):
-                                continue
-                            flow_state.lose_changed(frame, obj, st.lineno, f"changed in the T.serial loop at line "
-                                                    f"{st.lineno}, of which the walk takes {len(sampled['walked'])} "
-                                                    f"of {sampled['iterations']} iterations (its state after the "
-                                                    "loop is not followed)")
-                if values is not None:
-                    if sampled is not None:
-                        # names the body assigned hold the last iteration's value, which the walk did not see
-                        import loop_state
-                        loop_state.after_sampled_loop(st, env, sampled, KEEP_AFTER_LOOP)
-                    self.walk_body(st.orelse, env, defs, called, cond)
-                    return
-            for n in names_of(st.target):
-                env[n] = ex.overrides.get(n, Unresolved(n, st.lineno, f"loop variable of the loop at line "
-                                                        f"{st.lineno} ({why})"))
-            start = loop_first.loop_start(st, ev) if loop_first.runtime_range(why) else None
-            fi = loop_first.enter(st, env, ex, start) if start is not None else None
-            if fi is not None:  # under the representative instance: its first iteration (loop_first.py)
-                before_loop = dict(env)
-                if start is not loop_first.NOT_FIXED and not any(n in ex.overrides for n in names_of(st.target)):
-                    assign_target(st.target, start, env)
-                try:
-                    self.walk_body(st.body, env, defs, called, cond)
-                finally:
-                    loop_first.leave(fi, st, env, ex, before_loop, KEEP_AFTER_LOOP)
-                    if self.tir:
-                        scoping.close_frame(env, before_loop, st.lineno, "for loop")
-                self.walk_body(st.orelse, env, defs, called, cond)
-                return
-            ex.runtime_loops += 1
-            rl = flow_state.runtime_loop_enter(st, env, ex)  # declared scalars it stores (flow_state.py)
-            before_loop = dict(env)
+            fr = loop_jumps.enter(ex, st.lineno, cond)
             try:
-                self.walk_body(st.body, env, defs, called, cond)
+                self.walk_for(st, env, defs, called, cond, ev, fr)
             finally:
-                ex.runtime_loops -= 1
-                flow_state.runtime_loop_exit(rl, ex)
-                if self.tir:
-                    scoping.close_frame(env, before_loop, st.lineno, "for loop")
-            self.walk_body(st.orelse, env, defs, called, cond)
-        elif isinstance(st, ast.While) and self.first_tile_loop(st, env):
-            # `while scheduler.valid():` under "CTA 0 on its first tile": one pass, the first tile
-            self.framed(env, st.lineno, "while loop", lambda: self.walk_body(st.body, env, defs, called, cond))
-        elif isinstance(st, ast.While) and not loop_first.while_runs(st, ev, ex):
-            self.walk_body(st.orelse, env, defs, called, cond)  # its test is false on entry: no iteration
-        elif isinstance(st, ast.While) and \
-                (fi := loop_first.enter(st, env, ex)) is not None:
-            before_loop = dict(env)  # under the representative instance: its first iteration (loop_first.py)
-            try:
-                self.framed(env, st.lineno, "while loop", lambda: self.walk_body(st.body, env, defs, called, cond))
-            finally:
-                loop_first.leave(fi, st, env, ex, before_loop, KEEP_AFTER_LOOP)
+                loop_jumps.leave(ex, fr)
         elif isinstance(st, ast.While):
-            ex.runtime_loops += 1
-            rl = flow_state.runtime_loop_enter(st, env, ex)
+            fr = loop_jumps.enter(ex, st.lineno, cond)
             try:
-                self.framed(env, st.lineno, "while loop", lambda: self.walk_body(st.body, env, defs, called, cond))
+                self.walk_while(st, env, defs, called, cond, ev, fr)
             finally:
-                ex.runtime_loops -= 1
-                flow_state.runtime_loop_exit(rl, ex)
+                loop_jumps.leave(ex, fr)
         elif isinstance(st, (ast.With, ast.AsyncWith)) and st.items and \
                 isinstance(st.items[0].context_expr, ast.Call) and \
                 (dotted(st.items[0].context_expr.func) or "").split(".")[-1] == "If" and \
@@ -591,6 +515,162 @@ class Walker:
             defs[st.name] = fv
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
             bind_imports(st, env)
+
+    def iteration(self, fr, body, env, defs, called, cond):
+        """Walk one iteration of a loop's body: the kind of the decided jump that ended it, or None."""
+        fr.new_iteration()
+        try:
+            self.walk_body(body, env, defs, called, cond)
+        except loop_jumps.Jump as j:
+            return j.kind
+        return None
+
+    def walk_for(self, st, env, defs, called, cond, ev, fr):
+        ex = self.ex
+        self.scan_calls(st.iter, env, defs, called, cond)
+        n_sampled = len(ex.sampled_loops)
+        values, why = loop_values(st, ev, ex)
+        sampled = ex.sampled_loops[-1] if len(ex.sampled_loops) > n_sampled else None
+        if values is not None and not any(n in ex.overrides for n in names_of(st.target)):
+            # A range the source fixes: every iteration is walked with the loop variable
+            # bound to its value (the ops of each iteration, as the model's one pass).
+            if sampled is not None:
+                ex.state_log.append(set())
+                frame = flow_state.enter_sampled(st, env, ex)
+            before_loop = dict(env)
+            kind = None
+            jumped = False
+            try:
+                for v in values:
+                    try:
+                        assign_target(st.target, v, env)
+                    except ConvertError as e:
+                        values = None
+                        why = str(e)
+                        break
+                    # each iteration is an instance of the one body TVM parses, in its own frame
+                    kind = self.iteration(fr, st.body, env, defs, called, cond)
+                    jumped = jumped or kind is not None or fr.undecided is not None
+                    if sampled is not None:
+                        flow_state.iteration_done(frame)
+                    if self.tir:
+                        scoping.close_frame(env, before_loop, st.lineno, "for loop")
+                    if kind == "break":
+                        break  # a decided break: the loop is over (loop_jumps.py)
+            finally:
+                if sampled is not None:
+                    # the real state has changed once per iteration, the walk saw only the first:
+                    # the state at the loop's exit where its change per iteration is fixed, else stale
+                    # (a break / continue makes the change per iteration unknown: stale)
+                    changed = ex.state_log.pop()
+                    changed |= flow_state.unexecuted_changes(frame, st, env)  # a branch not taken this time
+                    flow_state.leave_sampled(frame, ex)
+                    for obj in changed:
+                        if flow_state.exit_state(frame, obj, sampled["iterations"], values is not None and not jumped):
+                            continue
+                        flow_state.lose_changed(frame, obj, st.lineno, f"changed in the T.serial loop at line "
+                                                f"{st.lineno}, of which the walk takes {len(sampled['walked'])} "
+                                                f"of {sampled['iterations']} iterations (its state after the "
+                                                "loop is not followed)")
+            if values is not None:
+                if sampled is not None:
+                    # names the body assigned hold the last iteration's value, which the walk did not see
+                    import loop_state
+                    loop_state.after_sampled_loop(st, env, sampled, KEEP_AFTER_LOOP)
+                if kind != "break":
+                    self.walk_body(st.orelse, env, defs, called, loop_jumps.effective_cond(ex, self, cond))
+                return
+        for n in names_of(st.target):
+            env[n] = ex.overrides.get(n, Unresolved(n, st.lineno, f"loop variable of the loop at line "
+                                                    f"{st.lineno} ({why})"))
+        start = loop_first.loop_start(st, ev) if loop_first.runtime_range(why) else None
+        fi = loop_first.enter(st, env, ex, start) if start is not None else None
+        if fi is not None:  # under the representative instance: its first iteration (loop_first.py)
+            before_loop = dict(env)
+            if start is not loop_first.NOT_FIXED and not any(n in ex.overrides for n in names_of(st.target)):
+                assign_target(st.target, start, env)
+            kind = None
+            try:
+                kind = self.iteration(fr, st.body, env, defs, called, cond)
+            finally:
+                loop_first.leave(fi, st, env, ex, before_loop, KEEP_AFTER_LOOP, exact=kind == "break")
+                if self.tir:
+                    scoping.close_frame(env, before_loop, st.lineno, "for loop")
+            if kind != "break":
+                self.walk_body(st.orelse, env, defs, called, cond)
+            return
+        ex.runtime_loops += 1
+        rl = flow_state.runtime_loop_enter(st, env, ex)  # declared scalars it stores (flow_state.py)
+        before_loop = dict(env)
+        try:
+            self.iteration(fr, st.body, env, defs, called, cond)
+        finally:
+            ex.runtime_loops -= 1
+            flow_state.runtime_loop_exit(rl, ex)
+            if self.tir:
+                scoping.close_frame(env, before_loop, st.lineno, "for loop")
+        self.walk_body(st.orelse, env, defs, called, cond)
+
+    def walk_while(self, st, env, defs, called, cond, ev, fr):
+        """A `while` loop: iterated while the source decides its test (each iteration exact, like a
+        fixed range, within MAX_UNROLL / MAX_UNROLLED_TOTAL); a test undecided on entry: its first
+        iteration under the representative instance (loop_first.py); one that never ends: walked as
+        a runtime loop, and the code after it is not (loop_jumps.py)."""
+        ex = self.ex
+        if self.first_tile_loop(st, env):
+            # `while scheduler.valid():` under "CTA 0 on its first tile": one pass, the first tile
+            self.framed(env, st.lineno, "while loop",
+                        lambda: self.iteration(fr, st.body, env, defs, called, cond))
+            return
+        endless = loop_jumps.never_ends(st)
+        walked = 0
+        while not endless:
+            try:
+                t = eval_or_unresolved(Evaluator(env), st.test, "condition", st.lineno)
+                t = None if isinstance(t, Unresolved) else bool(t)
+            except Exception:  # noqa: BLE001 - a runtime test
+                t = None
+            if t is not None and walked == 0:
+                loop_first.decided_branch(ex, st.test, st.lineno, env, t, "while loop")  # by a loop's first iteration
+            if t is False:
+                self.walk_body(st.orelse, env, defs, called, loop_jumps.effective_cond(ex, self, cond))
+                return  # the test is false: the loop is over
+            if t is None or fr.broke or walked >= MAX_UNROLL or ex.unrolled + 1 > MAX_UNROLLED_TOTAL:
+                break
+            n = SETTINGS.get("serial_iterations")
+            if walked and isinstance(n, int) and n > 0 and walked >= n:
+                break  # sampled like a T.serial loop of a fixed extent (--serial-iterations)
+            walked += 1
+            ex.unrolled += 1
+            kind = [None]
+            self.framed(env, st.lineno, "while loop",
+                        lambda: kind.__setitem__(0, self.iteration(fr, st.body, env, defs, called, cond)))
+            if kind[0] == "break":
+                return  # a decided break: the loop is over
+        if walked == 0 and not endless and (fi := loop_first.enter(st, env, ex)) is not None:
+            before_loop = dict(env)  # under the representative instance: its first iteration (loop_first.py)
+            kind = [None]
+            try:
+                self.framed(env, st.lineno, "while loop",
+                            lambda: kind.__setitem__(0, self.iteration(fr, st.body, env, defs, called, cond)))
+            finally:
+                loop_first.leave(fi, st, env, ex, before_loop, KEEP_AFTER_LOOP, exact=kind[0] == "break")
+            return
+        if walked and not endless and not fr.broke and loop_first.later_iterations(st, env, ex, walked):
+            return  # under the representative instance: the first `walked` iterations (loop_first.py)
+        # a runtime loop from here on (an undecided test after iterations walked exactly, past the
+        # iteration limits, or never ending): its body stands for every remaining iteration
+        ex.runtime_loops += 1
+        rl = flow_state.runtime_loop_enter(st, env, ex)
+        try:
+            self.framed(env, st.lineno, "while loop", lambda: self.iteration(
+                fr, st.body, env, defs, called, loop_jumps.effective_cond(ex, self, cond)))
+        finally:
+            ex.runtime_loops -= 1
+            flow_state.runtime_loop_exit(rl, ex)
+        if endless:
+            st._endless = True  # noqa: SLF001 - walk_body stops its block here
+            self.endless = self.endless or loop_jumps.endless_cond(st.lineno)
 
     def launch(self, call, name, ev, line) -> bool:
         """Binds `name` to what `T.launch_thread(tag, extent)` launches (builder_ns.py); False when

@@ -63,18 +63,6 @@ def loop_start(st, ev):
         return NOT_FIXED
 
 
-def while_runs(st, ev, ex) -> bool:
-    """False when the source decides a `while` loop's test false on entry: it runs no iteration, and
-    the walk skips its body (before, the body was walked as if the loop ran)."""
-    del ex
-    from kernel_env import Unresolved, eval_or_unresolved
-    try:
-        t = eval_or_unresolved(ev, st.test, "condition", st.lineno)
-        return isinstance(t, Unresolved) or bool(t)
-    except Exception:  # noqa: BLE001 - a runtime test: the loop is assumed to run at least once
-        return True
-
-
 class FirstIteration:
     """One runtime loop walked as its first iteration: what held on entry, to undo after it."""
 
@@ -118,6 +106,31 @@ def enter(st, env: dict, ex, start=NOT_FIXED):
     return fi
 
 
+def later_iterations(st, env: dict, ex, walked: int) -> bool:
+    """A `while` whose first `walked` iterations the walk followed exactly (their tests decided) and
+    whose remaining iterations it does not walk (the test is now a runtime value, or --serial-iterations
+    is reached): under the representative instance the model is those iterations, a binding says so,
+    and after the loop nothing of them is kept (`leave`, as if the remaining iterations were walked
+    from here: a value holds its current value or a later iteration's store).  False when the
+    convention is off (the caller walks the rest as a runtime loop)."""
+    import kernel_env
+    if not kernel_env.convention_on():
+        return False
+    kernel_env.note_convention(
+        f"the while loop at line {st.lineno}: the model holds its first {walked} iteration(s), whose tests the "
+        "source decides; later iterations (their ops) are not in the model (its test is then a runtime value, or "
+        "--serial-iterations is reached)", st.lineno, walked)
+    fi = FirstIteration(st, env, ex)
+    ex.first_iterations = getattr(ex, "first_iterations", []) + [fi]
+    leave(fi, st, env, ex, dict(env), _keep_types())
+    return True
+
+
+def _keep_types() -> tuple:
+    import kernel_walk
+    return kernel_walk.KEEP_AFTER_LOOP
+
+
 def note_assign(ex, name: str) -> bool:
     """`K.assign(name, v)` in the body of a loop walked as its first iteration: followed exactly (True)
     when every runtime loop being walked is one (the caller then evaluates it as straight-line code)."""
@@ -129,7 +142,7 @@ def note_assign(ex, name: str) -> bool:
     return True
 
 
-def decided_branch(ex, test, line: int, env: dict, taken) -> None:
+def decided_branch(ex, test, line: int, env: dict, taken, what: str = "if") -> None:
     """An `if` (or kern `with K.If(test)`) at `line` in a loop walked as its first iteration whose
     test reads what that iteration fixed (the loop variable, a name the body or its helpers store, a
     declared scalar or a PipelineState it may change): decided by iteration 0's values, recorded as a binding
@@ -147,7 +160,7 @@ def decided_branch(ex, test, line: int, env: dict, taken) -> None:
                                             (isinstance(v, tvm_classes.PipeState) and id(v) in fi.pipes)):
                 import kernel_env
                 kernel_env.note_convention(
-                    f"the if at line {line} is decided by the first iteration of the loop at line {fi.line} "
+                    f"the {what} at line {line} is decided by the first iteration of the loop at line {fi.line} "
                     f"({'taken' if taken else 'not taken'}; a later iteration may take the other branch, whose "
                     "ops are not in the model)", line, bool(taken))
                 return
@@ -187,8 +200,10 @@ def _cell_kept(st, fi, cell, entry, valid, assigned, names) -> bool:
     return all(s is not None and id(s) in {id(n) for n in nodes} for s in stores)
 
 
-def leave(fi, st, env: dict, ex, before: dict, keep_types: tuple) -> None:
-    """After the loop: nothing iteration 0 left is kept (the module docstring's rule)."""
+def leave(fi, st, env: dict, ex, before: dict, keep_types: tuple, exact: bool = False) -> None:
+    """After the loop: nothing iteration 0 left is kept (the module docstring's rule), unless
+    `exact`: iteration 0 ended at a decided `break` (loop_jumps.py), so the loop ran that one
+    iteration and what the walk followed holds after it (only the loop variable is restored)."""
     import flow_state
     import loop_state
     import tvm_classes
@@ -197,6 +212,12 @@ def leave(fi, st, env: dict, ex, before: dict, keep_types: tuple) -> None:
     ex.first_iterations = [f for f in getattr(ex, "first_iterations", []) if f is not fi]
     changed = ex.state_log.pop()
     frame = fi.frame
+    if exact:
+        flow_state.leave_sampled(frame, ex)
+        for n in (names_of(st.target) if isinstance(st, (ast.For, ast.AsyncFor)) else ()):
+            if n in before:
+                env[n] = before[n]
+        return
     changed |= flow_state.unexecuted_changes(frame, st, env)
     flow_state.leave_sampled(frame, ex)
     why = _why(st.lineno)

@@ -218,6 +218,11 @@ def _record(call: ast.Call, env, ev, ex, line: int, cond) -> None:
 
 
 def _append(op, call, ex, line, cond) -> None:
+    import loop_jumps
+    u = loop_jumps.jump_cond(ex, cond)
+    if u is not None:  # after a break / continue under an undecided test, or an endless loop: it may never run
+        ex.block(f"op {op['kind']} at line {line}", line, u)
+        return
     suffix = op.pop("_suffix", "")
     op["name"] = ex.unique(f"{op['kind'].replace('.', '_')}@{line}{suffix}")
     if cond is not None:
