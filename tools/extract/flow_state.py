@@ -217,16 +217,8 @@ class LoopFrame:
 
 def _has_exit(body) -> bool:
     """break / continue of this loop (not of a loop nested in it), or a return, in the loop body."""
-    stack = list(body)
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (ast.Break, ast.Continue, ast.Return)):
-            return True
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.For, ast.While,
-                          ast.AsyncFor)):
-            continue
-        stack.extend(ast.iter_child_nodes(n))
-    return False
+    import loop_jumps
+    return loop_jumps.leaves_loop(body, (ast.Break, ast.Continue, ast.Return))
 
 
 def snapshot(obj):

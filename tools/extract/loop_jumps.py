@@ -101,10 +101,16 @@ def effective_cond(ex, walker, cond):
 
 def _breaks(body) -> bool:
     """A break / return of this loop (not of a loop nested in it) in `body`."""
+    return leaves_loop(body, (ast.Break, ast.Return))
+
+
+def leaves_loop(body, kinds) -> bool:
+    """A statement of one of `kinds` (ast.Break, ast.Continue, ast.Return) that belongs to this loop
+    (not to a loop or function nested in it) anywhere in `body`."""
     stack = list(body)
     while stack:
         n = stack.pop()
-        if isinstance(n, (ast.Break, ast.Return)):
+        if isinstance(n, kinds):
             return True
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.For, ast.While,
                           ast.AsyncFor)):
