@@ -11,7 +11,7 @@ namespace tirx::hw {
 
 namespace {
 
-[[noreturn]] void shape_error(std::string msg) { throw InputError("tcgen05.shape", std::move(msg)); }
+[[noreturn]] void kind_error(std::string msg) { throw InputError("tcgen05.shape", std::move(msg)); }
 
 struct KindInfo {
   MmaKind kind;
@@ -40,7 +40,7 @@ const std::vector<KindInfo>& kinds() {
 const KindInfo& info(MmaKind m) {
   for (const auto& k : kinds())
     if (k.kind == m) return k;
-  shape_error("unknown MMA kind");
+  kind_error("unknown MMA kind");
 }
 
 }  // namespace
@@ -49,7 +49,7 @@ MmaKind parse_mma_kind(std::string_view text) {
   if (text.substr(0, 7) == ".kind::") text.remove_prefix(7);
   for (const auto& k : kinds())
     if (k.name == text) return k.kind;
-  shape_error(fmt::format("unknown tcgen05.mma kind '{}' (f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4, mxf4nvf4)", text));
+  kind_error(fmt::format("unknown tcgen05.mma kind '{}' (f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4, mxf4nvf4)", text));
 }
 
 std::string_view to_string(MmaKind k) { return info(k).name; }
@@ -86,9 +86,9 @@ int tcgen05_smem_element_bits(MmaKind k, std::string_view dtype) {
 
 MmaOperandRows tcgen05_operand_rows(int m, int n, int cta_group) {
   if (cta_group == 1) return {m, n};
-  if (cta_group != 2) shape_error(fmt::format(".cta_group::{} does not exist (1 or 2)", cta_group));
+  if (cta_group != 2) kind_error(fmt::format(".cta_group::{} does not exist (1 or 2)", cta_group));
   if (m % 2 != 0 || n % 2 != 0)
-    shape_error(fmt::format("a {} x {} MMA cannot be split over the CTA pair of .cta_group::2", m, n));
+    kind_error(fmt::format("a {} x {} MMA cannot be split over the CTA pair of .cta_group::2", m, n));
   return {m / 2, n / 2};
 }
 

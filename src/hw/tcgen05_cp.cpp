@@ -31,7 +31,7 @@ constexpr std::array<CpInfo, 6> kCp = {{
     {"64x128b.warpx2::02_13", 64, 128, 2, 64, 1, 64, 0},
     {"64x128b.warpx2::01_23", 64, 128, 2, 32, 1, 32, 64},
 }};
-const CpInfo& info(CpShape s) { return kCp[static_cast<int>(s)]; }
+const CpInfo& cp_info(CpShape s) { return kCp[static_cast<int>(s)]; }
 
 }  // namespace
 
@@ -46,12 +46,12 @@ CpShape parse_cp_shape(std::string_view text) {
                    "one of 128x256b, 128x128b, 4x256b, 32x128b.warpx4, 64x128b.warpx2::02_13, 64x128b.warpx2::01_23");
 }
 
-std::string_view to_string(CpShape s) { return info(s).name; }
-int cp_rows(CpShape s) { return info(s).rows; }
-int cp_row_bits(CpShape s) { return info(s).row_bits; }
+std::string_view to_string(CpShape s) { return cp_info(s).name; }
+int cp_rows(CpShape s) { return cp_info(s).rows; }
+int cp_row_bits(CpShape s) { return cp_info(s).row_bits; }
 
 std::vector<int> cp_destination_lanes(CpShape s, int lane0, int row) {
-  const CpInfo& ci = info(s);
+  const CpInfo& ci = cp_info(s);
   int first = lane0 + ci.row_step * (row % ci.split) + ci.jump * (row / ci.split);
   std::vector<int> lanes;
   for (int j = 0; j < ci.copies; ++j) lanes.push_back(first + ci.copy_step * j);
@@ -71,7 +71,7 @@ std::vector<CpCell> cp_destination_cells(CpShape s, TmemAddress dst, int row, in
 }
 
 void tcgen05_cp(Tmem& tmem, const SharedMemory& smem, CpShape shape, TmemAddress dst, const SmemDescriptor& desc) {
-  const CpInfo& ci = info(shape);
+  const CpInfo& ci = cp_info(shape);
   std::string name = fmt::format("tcgen05.cp.cta_group::1.{}", ci.name);
   const int kChunkBytes = 16, kCellBytes = 4;
   int chunks = ci.row_bits / 8 / kChunkBytes;

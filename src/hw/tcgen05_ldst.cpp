@@ -43,7 +43,7 @@ constexpr std::array<ShapeInfo, 5> kShapes = {{
     {"16x32bx2", 16, 1, 1, 128, {L(1), L(2), L(4), L(8), kImm}, {kNone, kNone}},
 }};
 
-const ShapeInfo& info(LdStShape s) { return kShapes[static_cast<int>(s)]; }
+const ShapeInfo& ldst_info(LdStShape s) { return kShapes[static_cast<int>(s)]; }
 
 [[noreturn]] void shape_error(std::string msg, std::string note = {}) {
   throw InputError("tcgen05.shape", std::move(msg), {}, std::nullopt, std::move(note));
@@ -58,13 +58,13 @@ LdStShape parse_ldst_shape(std::string_view text) {
   shape_error(fmt::format("unknown tcgen05.ld/st shape '{}'", text), "one of 32x32b, 16x64b, 16x128b, 16x256b, 16x32bx2");
 }
 
-std::string_view to_string(LdStShape s) { return info(s).name; }
-int max_num(LdStShape s) { return info(s).max_num; }
-int shape_lanes(LdStShape s) { return info(s).lanes; }
-int regs_per_thread(const LdStInstr& in) { return info(in.shape).regs_per_rep * in.num; }
+std::string_view to_string(LdStShape s) { return ldst_info(s).name; }
+int max_num(LdStShape s) { return ldst_info(s).max_num; }
+int shape_lanes(LdStShape s) { return ldst_info(s).lanes; }
+int regs_per_thread(const LdStInstr& in) { return ldst_info(in.shape).regs_per_rep * in.num; }
 
 int column_footprint(const LdStInstr& in) {
-  const ShapeInfo& si = info(in.shape);
+  const ShapeInfo& si = ldst_info(in.shape);
   int half = si.cols_per_rep * in.num * (in.pack ? 2 : 1);
   if (in.shape == LdStShape::k16x32bx2) return std::max(half, in.imm + half);
   return half;
@@ -77,7 +77,7 @@ std::string spelling(const LdStInstr& in, bool is_store) {
 }
 
 void validate(const LdStInstr& in) {
-  const ShapeInfo& si = info(in.shape);
+  const ShapeInfo& si = ldst_info(in.shape);
   bool pow2 = in.num > 0 && (in.num & (in.num - 1)) == 0;
   if (!pow2 || in.num > si.max_num)
     shape_error(fmt::format(".num x{} is not legal for tcgen05.ld/st .{}", in.num, si.name),
@@ -96,7 +96,7 @@ void validate(const LdStInstr& in) {
 }
 
 LdStCell ldst_cell(const LdStInstr& in, TmemAddress base, int t, int r) {
-  const ShapeInfo& si = info(in.shape);
+  const ShapeInfo& si = ldst_info(in.shape);
   int dlane = 0, dcol = 0, imm_cols = 0;
   for (int b = 0; b < 5; ++b) {
     if (!((t >> b) & 1)) continue;

@@ -7,7 +7,7 @@
 namespace tirx::hw {
 
 namespace {
-[[noreturn]] void shape_error(std::string msg) { throw InputError("tcgen05.shape", std::move(msg)); }
+[[noreturn]] void mma_shape_error(std::string msg) { throw InputError("tcgen05.shape", std::move(msg)); }
 
 // Legal N per layout for the kinds with K = 16/8/32 (f16, tf32, f8f6f4): PTX ISA 9.1
 // §9.7.16.2.1 Table 39, which CUTLASS enforces with static_asserts on its SM100 UMMA atoms
@@ -16,7 +16,7 @@ namespace {
 void check_n(Datapath d, int n_total) {
   auto need = [&](int step, const char* group) {
     if (n_total < step || n_total > 256 || n_total % step != 0)
-      shape_error(fmt::format("N = {} is not legal for layout {} (M={}, {}): N must be a multiple of {} in [{}, 256] "
+      mma_shape_error(fmt::format("N = {} is not legal for layout {} (M={}, {}): N must be a multiple of {} in [{}, 256] "
                               "(PTX ISA 9.1 Table 39)",
                               n_total, to_char(d), datapath_m(d), group, step, step));
   };
@@ -28,7 +28,7 @@ void check_n(Datapath d, int n_total) {
     case Datapath::E:
     case Datapath::G:
       if (n_total != 64 && n_total != 128 && n_total != 256)
-        shape_error(fmt::format("N = {} is not legal for layout {} (.ws): N must be 64, 128 or 256", n_total,
+        mma_shape_error(fmt::format("N = {} is not legal for layout {} (.ws): N must be 64, 128 or 256", n_total,
                                 to_char(d)));
       return;
     case Datapath::C:
@@ -107,7 +107,7 @@ AccumulatorCell cell_of(int sub, int lanes, Datapath d, int n_total, int m, int 
 AccumulatorCell accumulator_cell(const Target& target, Datapath d, int n_total, int m, int n, TmemAddress base) {
   const int big_m = check_accumulator(target, d, n_total, base);
   if (m < 0 || m >= big_m || n < 0 || n >= n_total)
-    shape_error(fmt::format("element ({}, {}) is outside the {} x {} accumulator of layout {}", m, n, big_m, n_total,
+    mma_shape_error(fmt::format("element ({}, {}) is outside the {} x {} accumulator of layout {}", m, n, big_m, n_total,
                             to_char(d)));
   return cell_of(target.tmem_subpartition_lanes(), target.tmem->lanes, d, n_total, m, n, base);
 }
@@ -116,7 +116,7 @@ std::vector<AccumulatorCell> accumulator_tile(const Target& target, Datapath d, 
                                               TmemAddress base) {
   const int big_m = check_accumulator(target, d, n_total, base);
   if (rows < 0 || rows > big_m)
-    shape_error(fmt::format("{} rows are outside the {}-row accumulator of layout {}", rows, big_m, to_char(d)));
+    mma_shape_error(fmt::format("{} rows are outside the {}-row accumulator of layout {}", rows, big_m, to_char(d)));
   std::vector<AccumulatorCell> cells;
   cells.reserve(static_cast<std::size_t>(rows) * n_total);
   const int sub = target.tmem_subpartition_lanes(), lanes = target.tmem->lanes;
@@ -139,7 +139,7 @@ Datapath mma_datapath(int m, int cta_group, bool ws, bool sparse) {
     if (m == 128) return sparse ? Datapath::C : Datapath::B;
     if (m == 256) return Datapath::A;
   }
-  shape_error(fmt::format("no data-path layout for M = {}, cta_group::{}{}{} (PTX ISA 9.1 §9.7.16.10.5: ::1 M 64/128, "
+  mma_shape_error(fmt::format("no data-path layout for M = {}, cta_group::{}{}{} (PTX ISA 9.1 §9.7.16.10.5: ::1 M 64/128, "
                           ".ws M 32/64/128; ::2 M 128/256, no .ws)",
                           m, cta_group, ws ? ", .ws" : "", sparse ? ", sparse" : ""));
 }
@@ -162,9 +162,9 @@ std::vector<TmemBitCell> a_operand_cells(const Target& target, Datapath d, int m
                                  "unread)",
                                  to_char(d)));
   if (elem_bits != 8 && elem_bits != 16 && elem_bits != 32)
-    shape_error(fmt::format("A elements of {} bits cannot be read from TMEM (8, 16 or 32)", elem_bits));
+    mma_shape_error(fmt::format("A elements of {} bits cannot be read from TMEM (8, 16 or 32)", elem_bits));
   const int rows = datapath_rows_per_cta(d);
-  if (m < 0 || m >= rows || k < 0) shape_error(fmt::format("A element ({}, {}) is outside the {}-row operand", m, k, rows));
+  if (m < 0 || m >= rows || k < 0) mma_shape_error(fmt::format("A element ({}, {}) is outside the {}-row operand", m, k, rows));
   const int kHalfSlab = 16;  // Layout F lane alignment unit, as accumulator_cell
   const int l0 = base.lane();
   if (!(l0 == 0 || (d == Datapath::F && l0 == kHalfSlab)))
@@ -189,7 +189,7 @@ int mma_kind_k(std::string_view kind) {
   if (kind == "tf32") return 8;
   if (kind == "f8f6f4" || kind == "i8" || kind == "mxf8f6f4") return 32;
   if (kind == "mxf4" || kind == "mxf4nvf4") return 64;
-  shape_error(fmt::format("unknown tcgen05.mma kind '{}'", kind));
+  mma_shape_error(fmt::format("unknown tcgen05.mma kind '{}'", kind));
 }
 
 bool is_block_scaled_kind(std::string_view kind) { return kind == "mxf8f6f4" || kind == "mxf4" || kind == "mxf4nvf4"; }
@@ -214,21 +214,21 @@ std::string_view to_string(ScaleVec v) {
 
 void validate_block_scaling(std::string_view kind, ScaleVec vec, int k, std::string_view sf_dtype) {
   if (!is_block_scaled_kind(kind))
-    shape_error(fmt::format("kind::{} is not block-scaled (mxf8f6f4, mxf4, mxf4nvf4)", kind));
+    mma_shape_error(fmt::format("kind::{} is not block-scaled (mxf8f6f4, mxf4, mxf4nvf4)", kind));
   const bool ok = (kind == "mxf8f6f4" && vec == ScaleVec::k1X) || (kind == "mxf4" && vec == ScaleVec::k2X) ||
                   (kind == "mxf4nvf4" && (vec == ScaleVec::k2X || vec == ScaleVec::k4X));
   if (!ok)
-    shape_error(fmt::format("kind::{} does not take scale_vec::{} (PTX ISA 9.1 §9.7.16.10.7.1: mxf8f6f4 1X, mxf4 2X, "
+    mma_shape_error(fmt::format("kind::{} does not take scale_vec::{} (PTX ISA 9.1 §9.7.16.10.7.1: mxf8f6f4 1X, mxf4 2X, "
                             "mxf4nvf4 2X or 4X)",
                             kind, to_string(vec)));
   const int kk = mma_kind_k(kind);
   if (k != kk)
-    shape_error(fmt::format("kind::{} has K = {}, not {}: scale_vec::{} gives one scale factor per {} elements of K",
+    mma_shape_error(fmt::format("kind::{} has K = {}, not {}: scale_vec::{} gives one scale factor per {} elements of K",
                             kind, kk, k, to_string(vec), kk / scale_vec_scales(vec)));
   if (sf_dtype.empty()) return;
   const bool ue8m0 = sf_dtype == "float8_e8m0fnu", ue4m3 = sf_dtype == "float8_e4m3fn";
   if (vec == ScaleVec::k4X ? !(ue8m0 || ue4m3) : !ue8m0)
-    shape_error(fmt::format("scale_vec::{} takes {} scale factors, not {} (PTX ISA 9.1 §9.7.16.10.7.1)",
+    mma_shape_error(fmt::format("scale_vec::{} takes {} scale factors, not {} (PTX ISA 9.1 §9.7.16.10.7.1)",
                             to_string(vec), vec == ScaleVec::k4X ? "UE8M0 (float8_e8m0fnu) or UE4M3 (float8_e4m3fn)"
                                                                  : "UE8M0 (float8_e8m0fnu)",
                             sf_dtype));
@@ -241,7 +241,7 @@ SfDatapath sf_datapath(int m, int cta_group, bool for_b) {
     throw InputError("tmem.datapath", "the SFA placement of M = 128, cta_group::2 is not modelled (PTX ISA 9.1 "
                                       "§9.7.16.10.7 figures unread)");
   }
-  shape_error(fmt::format("block-scaled tcgen05.mma has no M = {} with cta_group::{} (::1 M 128; ::2 M 128/256)", m,
+  mma_shape_error(fmt::format("block-scaled tcgen05.mma has no M = {} with cta_group::{} (::1 M 128; ::2 M 128/256)", m,
                           cta_group));
 }
 
@@ -249,15 +249,15 @@ ScaleVec parse_scale_vec(std::string_view text) {
   if (text == "1X") return ScaleVec::k1X;
   if (text == "2X") return ScaleVec::k2X;
   if (text == "4X") return ScaleVec::k4X;
-  shape_error(fmt::format("unknown scale_vec '{}' (1X, 2X, 4X)", text));
+  mma_shape_error(fmt::format("unknown scale_vec '{}' (1X, 2X, 4X)", text));
 }
 
 std::vector<SfCell> scale_factor_cells(const Target& target, SfDatapath dp, ScaleVec vec, int x, int s, int sf_id,
                                        int mn_total, TmemAddress sf_base) {
   const TmemGeometry& g = target.require_tmem("tcgen05.mma block scaling");
   const int kMaxMn = 256;  // largest N (Table 39)
-  if (mn_total < 1 || mn_total > kMaxMn) shape_error(fmt::format("MN extent {} is outside [1, {}]", mn_total, kMaxMn));
-  if (x < 0 || x >= mn_total) shape_error(fmt::format("MN index {} is outside [0, {})", x, mn_total));
+  if (mn_total < 1 || mn_total > kMaxMn) mma_shape_error(fmt::format("MN extent {} is outside [1, {}]", mn_total, kMaxMn));
+  if (x < 0 || x >= mn_total) mma_shape_error(fmt::format("MN index {} is outside [0, {})", x, mn_total));
   bool ok = false;
   switch (vec) {
     case ScaleVec::k1X: ok = s == 0 && sf_id >= 0 && sf_id <= 3; break;
@@ -265,7 +265,7 @@ std::vector<SfCell> scale_factor_cells(const Target& target, SfDatapath dp, Scal
     case ScaleVec::k4X: ok = s >= 0 && s <= 3 && sf_id == 0; break;
   }
   if (!ok)
-    shape_error(fmt::format("scale index {} with SF_ID {} is not allowed for scale_vec::{} (1X: s 0, id 0..3; 2X: "
+    mma_shape_error(fmt::format("scale index {} with SF_ID {} is not allowed for scale_vec::{} (1X: s 0, id 0..3; 2X: "
                             "s 0..1, id 0/2; 4X: s 0..3, id 0)",
                             s, sf_id, vec == ScaleVec::k1X ? "1X" : vec == ScaleVec::k2X ? "2X" : "4X"));
   if (sf_base.lane() != 0)
@@ -277,7 +277,7 @@ std::vector<SfCell> scale_factor_cells(const Target& target, SfDatapath dp, Scal
   if (dp == SfDatapath::k4x1) {
     for (int j = 0; j < target.warps_per_warpgroup; ++j) cells.push_back({x % sub + sub * j, sf_base.col() + x / sub, s + sf_id});
   } else {
-    if (mn_total % 2 != 0) shape_error(fmt::format("the 2x2 SFB layout needs an even N, not {}", mn_total));
+    if (mn_total % 2 != 0) mma_shape_error(fmt::format("the 2x2 SFB layout needs an even N, not {}", mn_total));
     int half = mn_total / 2;
     int group = x / half;  // 0: lanes 0..63, 1: lanes 64..127
     int col = sf_base.col() + (x % half) / sub;

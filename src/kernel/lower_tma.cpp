@@ -16,10 +16,10 @@ namespace tirx::kernel {
 
 namespace {
 
-struct Refusal {
+struct TmaRefusal {
   std::string stage, why;
 };
-[[noreturn]] void refuse(std::string stage, std::string why) { throw Refusal{std::move(stage), std::move(why)}; }
+[[noreturn]] void refuse_tma(std::string stage, std::string why) { throw TmaRefusal{std::move(stage), std::move(why)}; }
 
 // TensorMap element types TVM's descriptor contract accepts, with their bits.
 int descriptor_bits(const std::string& dtype) {
@@ -40,16 +40,16 @@ TileLayout pre_swizzle_tile(const Layout& l, const std::vector<std::int64_t>& sh
   return c.tile;
 }
 
-hw::TmaSwizzle swizzle_mode_of(const Layout& l) {
+hw::TmaSwizzle tma_swizzle_mode_of(const Layout& l) {
   const SwizzleSpec* s = l.swizzle();
   if (!s || s->swizzle_len == 0) return hw::TmaSwizzle::kNone;
   if (!s->swizzle_inner)
-    refuse("shared-swizzle", "the shared layout swizzles with swizzle_inner=False, which no TMA mode implements");
+    refuse_tma("shared-swizzle", "the shared layout swizzles with swizzle_inner=False, which no TMA mode implements");
   switch (s->swizzle_len) {
     case 1: return hw::TmaSwizzle::k32B;
     case 2: return hw::TmaSwizzle::k64B;
     case 3: return hw::TmaSwizzle::k128B;
-    default: refuse("shared-layout", fmt::format("swizzle_len {} names no TMA swizzle mode", s->swizzle_len));
+    default: refuse_tma("shared-layout", fmt::format("swizzle_len {} names no TMA swizzle mode", s->swizzle_len));
   }
 }
 
@@ -59,13 +59,13 @@ int atom_alignment_bytes(hw::TmaSwizzle m) {
 }
 
 void require_plain(const TileLayout& t, const char* what, const char* stage) {
-  if (!t.replica.empty()) refuse(stage, fmt::format("the {} layout has replica iterators", what));
+  if (!t.replica.empty()) refuse_tma(stage, fmt::format("the {} layout has replica iterators", what));
   for (const Iter& it : t.shard)
     if (it.axis.is_thread())
-      refuse(stage, fmt::format("the {} layout has a non-memory iterator on {}", what, it.axis.name()));
+      refuse_tma(stage, fmt::format("the {} layout has a non-memory iterator on {}", what, it.axis.name()));
   for (const auto& e : t.offset.entries())
     if (e.axis.is_thread() && e.value != 0)
-      refuse(stage, fmt::format("the {} layout has a non-memory offset {}@{}", what, e.value, e.axis.name()));
+      refuse_tma(stage, fmt::format("the {} layout has a non-memory offset {}@{}", what, e.value, e.axis.name()));
 }
 
 std::int64_t memory_offset(const TileLayout& t) {
@@ -77,7 +77,7 @@ std::int64_t memory_offset(const TileLayout& t) {
 
 std::int64_t elements_to_bytes(std::int64_t elements, int bits, const char* stage, const std::string& what) {
   const std::int64_t b = checked_mul(elements, bits, "TMA plan");
-  if (b % 8 != 0) refuse(stage, fmt::format("{} = {} elements at {} bits is not a whole number of bytes", what,
+  if (b % 8 != 0) refuse_tma(stage, fmt::format("{} = {} elements at {} bits is not a whole number of bytes", what,
                                             elements, bits));
   return b / 8;
 }
@@ -277,7 +277,7 @@ TmaPlan finish(const Spec& sp, const Inputs& in, std::int64_t smem_elem_offset, 
   for (const auto& a : sp.issue) {
     count = checked_mul(count, a.extent, "TMA issue count");
     if (count > max_issues)
-      refuse("issues", fmt::format("the plan issues more than {} instructions", max_issues));
+      refuse_tma("issues", fmt::format("the plan issues more than {} instructions", max_issues));
   }
   const int sbits = in.s->elem_bits;
   for (std::int64_t i = 0; i < count; ++i) {
@@ -303,8 +303,8 @@ TmaPlan plan_auto(const Inputs& in, std::int64_t max_issues) {
   const ResolvedBuffer& S = *in.s;
   const ResolvedBuffer& G = *in.g;
   if (S.model->dtype != G.model->dtype)
-    refuse("dtype", fmt::format("shared dtype {} and global dtype {} differ", S.model->dtype, G.model->dtype));
-  const hw::TmaSwizzle swz = swizzle_mode_of(*S.layout);
+    refuse_tma("dtype", fmt::format("shared dtype {} and global dtype {} differ", S.model->dtype, G.model->dtype));
+  const hw::TmaSwizzle swz = tma_swizzle_mode_of(*S.layout);
   // Shared side: the pre-swizzle tile of the region, canonical, refined by the copy's extents.
   const TileLayout st = pre_swizzle_tile(*S.layout, S.model->shape);
   require_plain(st, "shared", "shared-slice");
@@ -312,9 +312,9 @@ TmaPlan plan_auto(const Inputs& in, std::int64_t max_issues) {
   try {
     sl = slice(Layout(st), S.model->shape, in.s_reg);
   } catch (const InputError& e) {
-    refuse("shared-slice", e.message());
+    refuse_tma("shared-slice", e.message());
   }
-  if (!sl) refuse("shared-slice", "the shared layout cannot be sliced by the region");
+  if (!sl) refuse_tma("shared-slice", "the shared layout cannot be sliced by the region");
   const std::int64_t smem_layout_offset = memory_offset(sl->tile());
   TileLayout sliced = canonicalize(TileLayout(sl->tile().shard, sl->tile().replica, {}));
   require_plain(sliced, "canonical sliced shared", "shared-canonicalize");
@@ -324,7 +324,7 @@ TmaPlan plan_auto(const Inputs& in, std::int64_t max_issues) {
     const std::vector<Shape> shapes = {canon_shape, in.g_extents};
     sliced = group_many(sliced, shapes).layout;
   } catch (const InputError& e) {
-    refuse("group-shared", fmt::format("cannot refine the shared shape by the copy shape: {}", e.message()));
+    refuse_tma("group-shared", fmt::format("cannot refine the shared shape by the copy shape: {}", e.message()));
   }
   std::vector<std::pair<std::int64_t, std::size_t>> by_stride;
   for (std::size_t k = 0; k < sliced.shard.size(); ++k)
@@ -333,14 +333,14 @@ TmaPlan plan_auto(const Inputs& in, std::int64_t max_issues) {
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<std::size_t> order;
   for (const auto& [s, k] : by_stride) order.push_back(k);
-  if (order.empty()) refuse("shared-chain", "the copy region has no non-unit shared-memory iterator");
+  if (order.empty()) refuse_tma("shared-chain", "the copy region has no non-unit shared-memory iterator");
   if (sliced.shard[order[0]].stride != 1)
-    refuse("shared-chain", fmt::format("the smallest shared stride is {}, not 1", sliced.shard[order[0]].stride));
+    refuse_tma("shared-chain", fmt::format("the smallest shared stride is {}, not 1", sliced.shard[order[0]].stride));
   for (std::size_t p = 1; p < order.size(); ++p) {
     const Iter& prev = sliced.shard[order[p - 1]];
     const Iter& cur = sliced.shard[order[p]];
     if (cur.stride != checked_mul(prev.stride, prev.extent))
-      refuse("shared-chain", fmt::format("shared iterator {} has stride {}, expected {} after extent {}: the region is "
+      refuse_tma("shared-chain", fmt::format("shared iterator {} has stride {}, expected {} after extent {}: the region is "
                                          "not one contiguous run of the pre-swizzle layout",
                                          order[p], cur.stride, prev.stride * prev.extent, prev.extent));
   }
@@ -348,7 +348,7 @@ TmaPlan plan_auto(const Inputs& in, std::int64_t max_issues) {
   const TileLayout gt = pre_swizzle_tile(*G.layout, G.model->shape);
   require_plain(gt, "global", "global-slice");
   auto gg = try_group(gt, G.model->shape);
-  if (!gg) refuse("global-slice", "the global layout cannot be grouped by the buffer's shape");
+  if (!gg) refuse_tma("global-slice", "the global layout cannot be grouped by the buffer's shape");
   std::vector<Iter> gshard;
   OffsetMap goff = gg->layout.offset;
   for (std::size_t d = 0; d < G.model->shape.size(); ++d) {
@@ -361,9 +361,9 @@ TmaPlan plan_auto(const Inputs& in, std::int64_t max_issues) {
     try {
       s = slice(Layout(TileLayout(block)), dim_shape, dim_reg);
     } catch (const InputError& e) {
-      refuse("global-slice", fmt::format("global dimension {}: {}", d, e.message()));
+      refuse_tma("global-slice", fmt::format("global dimension {}: {}", d, e.message()));
     }
-    if (!s) refuse("global-slice", fmt::format("global dimension {} cannot be sliced", d));
+    if (!s) refuse_tma("global-slice", fmt::format("global dimension {} cannot be sliced", d));
     for (const Iter& it : s->tile().shard) gshard.push_back(it);
     for (const auto& e : s->tile().offset.entries()) goff.add(e.axis, e.value);
   }
@@ -374,7 +374,7 @@ TmaPlan plan_auto(const Inputs& in, std::int64_t max_issues) {
     const std::vector<Shape> shapes = {smem_shape, in.g_extents};
     gj = group_many(TileLayout(gshard, {}, goff), shapes);
   } catch (const InputError& e) {
-    refuse("group-global", fmt::format("cannot group the global layout by the shared shape and the copy shape: {}",
+    refuse_tma("group-global", fmt::format("cannot group the global layout by the shared shape and the copy shape: {}",
                                        e.message()));
   }
   const auto& smem_sep = gj.seps[0];
@@ -385,14 +385,14 @@ TmaPlan plan_auto(const Inputs& in, std::int64_t max_issues) {
   std::vector<GtRec> recs(gj.layout.shard.size());
   for (std::size_t c = 0; c + 1 < copy_sep.size(); ++c) {
     const std::size_t lo = copy_sep[c], hi = copy_sep[c + 1];
-    if (lo == hi) refuse("copy-group", fmt::format("copy dimension {} has no global iterator", c));
+    if (lo == hi) refuse_tma("copy-group", fmt::format("copy dimension {} has no global iterator", c));
     std::int64_t inner = 1;
     for (std::size_t k = lo + 1; k < hi; ++k) inner = checked_mul(inner, gj.layout.shard[k].extent);
     if (in.g_starts[c] % inner != 0)
-      refuse("coordinate", fmt::format("copy dimension {} starts at {}, not a multiple of the inner product {}", c,
+      refuse_tma("coordinate", fmt::format("copy dimension {} starts at {}, not a multiple of the inner product {}", c,
                                        in.g_starts[c], inner));
     if (G.model->shape[c] % inner != 0)
-      refuse("global-shape", fmt::format("global dimension {} has extent {}, not a multiple of the inner product {}",
+      refuse_tma("global-shape", fmt::format("global dimension {} has extent {}, not a multiple of the inner product {}",
                                          c, G.model->shape[c], inner));
     for (std::size_t k = lo; k < hi; ++k) {
       const Iter& it = gj.layout.shard[k];
@@ -405,11 +405,11 @@ TmaPlan plan_auto(const Inputs& in, std::int64_t max_issues) {
     }
   }
   const int bits = descriptor_bits(G.model->dtype);
-  if (bits == 0) refuse("dtype", fmt::format("TensorMap descriptor dtype {} is not supported", G.model->dtype));
-  if (bits < 8) refuse("not-modelled", "packed sub-byte TensorMaps (16U4_ALIGN16B for float4_e2m1fn) are not modelled");
+  if (bits == 0) refuse_tma("dtype", fmt::format("TensorMap descriptor dtype {} is not supported", G.model->dtype));
+  if (bits < 8) refuse_tma("not-modelled", "packed sub-byte TensorMaps (16U4_ALIGN16B for float4_e2m1fn) are not modelled");
   const std::int64_t global_base = elements_to_bytes(memory_offset(gt), bits, "global-base", "the global view offset");
   if (global_base % 16 != 0)
-    refuse("global_base_alignment", fmt::format("the global view starts at byte {}, not 16-byte aligned", global_base));
+    refuse_tma("global_base_alignment", fmt::format("the global view starts at byte {}, not 16-byte aligned", global_base));
   // Prefix search.
   std::optional<Spec> best;
   std::vector<Rule> last_failures;
@@ -426,7 +426,7 @@ TmaPlan plan_auto(const Inputs& in, std::int64_t max_issues) {
       if (sliced.shard[s].extent == 1) cuda.insert(cuda.end(), by_smem[s].rbegin(), by_smem[s].rend());
     cuda.insert(cuda.end(), detached.begin(), detached.end());
     if (cuda.size() != recs.size())
-      refuse("descriptor-order", "not every global iterator maps to shared data or a coordinate-only dimension");
+      refuse_tma("descriptor-order", "not every global iterator maps to shared data or a coordinate-only dimension");
     std::vector<int> dim_of(recs.size(), -1);
     for (std::size_t d = 0; d < cuda.size(); ++d) dim_of[cuda[d]] = static_cast<int>(d);
     std::vector<bool> selected(sliced.shard.size(), false);
@@ -454,7 +454,7 @@ TmaPlan plan_auto(const Inputs& in, std::int64_t max_issues) {
         inner = checked_mul(inner, recs[*it].extent);
       }
       if (prod != ax.extent)
-        refuse("issue-axis", fmt::format("shared iterator {} of extent {} maps to global extent {}", s, ax.extent, prod));
+        refuse_tma("issue-axis", fmt::format("shared iterator {} of extent {} maps to global extent {}", s, ax.extent, prod));
       ax.coords.assign(local.rbegin(), local.rend());
       sp.issue.push_back(std::move(ax));
     }
@@ -462,13 +462,13 @@ TmaPlan plan_auto(const Inputs& in, std::int64_t max_issues) {
     const std::int64_t start_bytes = elements_to_bytes(smem_layout_offset, S.elem_bits, "shared-pointer",
                                                        "the shared slice offset");
     if (start_bytes % atom_alignment_bytes(swz) != 0)
-      refuse("shared-pointer", fmt::format("the shared slice starts {} bytes into the buffer, not {}-byte aligned",
+      refuse_tma("shared-pointer", fmt::format("the shared slice starts {} bytes into the buffer, not {}-byte aligned",
                                            start_bytes, atom_alignment_bytes(swz)));
     std::int64_t covered = 1;
     for (auto b : sp.box) covered = checked_mul(covered, b);
     for (const IssueAxis& a : sp.issue) {
       if (a.smem_stride != covered)
-        refuse("issue-coverage", fmt::format("an issue loop steps {} elements, the box covers {}", a.smem_stride, covered));
+        refuse_tma("issue-coverage", fmt::format("an issue loop steps {} elements, the box covers {}", a.smem_stride, covered));
       covered = checked_mul(covered, a.extent);
     }
     std::vector<Rule> failures;
@@ -481,7 +481,7 @@ TmaPlan plan_auto(const Inputs& in, std::int64_t max_issues) {
     best = std::move(repaired);
   }
   if (!best)
-    refuse("prefix-search", last_failures.empty() ? std::string("no legal shared-memory prefix")
+    refuse_tma("prefix-search", last_failures.empty() ? std::string("no legal shared-memory prefix")
                                                   : rules_text(last_failures));
   TmaPlan p = finish(*best, in, smem_layout_offset, max_issues, "tma_auto");
   p.global_base_bytes = global_base;
@@ -493,40 +493,40 @@ TmaPlan plan_auto(const Inputs& in, std::int64_t max_issues) {
 TmaPlan plan_explicit(const Inputs& in, std::int64_t max_issues) {
   const ResolvedBuffer& S = *in.s;
   const ResolvedBuffer& G = *in.g;
-  const hw::TmaSwizzle swz = swizzle_mode_of(*S.layout);
+  const hw::TmaSwizzle swz = tma_swizzle_mode_of(*S.layout);
   const TileLayout st = pre_swizzle_tile(*S.layout, S.model->shape);
   require_plain(st, "shared", "shared-layout");
   std::optional<Layout> sl;
   try {
     sl = slice(Layout(st), S.model->shape, in.s_reg);
   } catch (const InputError& e) {
-    refuse("shared-layout", e.message());
+    refuse_tma("shared-layout", e.message());
   }
-  if (!sl) refuse("shared-layout", "the shared layout cannot be sliced by the region");
+  if (!sl) refuse_tma("shared-layout", "the shared layout cannot be sliced by the region");
   const std::int64_t offset = memory_offset(sl->tile());
   const TileLayout canon = canonicalize(TileLayout(sl->tile().shard, sl->tile().replica, {}));
   const bool trivial = canon.replica.empty() && canon.shard.size() == 1 && canon.shard[0].stride == 1;
   if (!trivial)
-    refuse("shared-layout", "the sliced shared layout is not one contiguous run (tma_explicit needs a trivial layout)");
+    refuse_tma("shared-layout", "the sliced shared layout is not one contiguous run (tma_explicit needs a trivial layout)");
   const std::int64_t byte_offset = elements_to_bytes(offset, S.elem_bits, "shared-layout", "the shared pointer offset");
   if (byte_offset % atom_alignment_bytes(swz) != 0)
-    refuse("shared-layout", fmt::format("the shared pointer offset {} bytes breaks the {}-byte swizzle alignment",
+    refuse_tma("shared-layout", fmt::format("the shared pointer offset {} bytes breaks the {}-byte swizzle alignment",
                                         byte_offset, atom_alignment_bytes(swz)));
-  if (G.layout->is_compose()) refuse("global-layout", "the global layout is not a TileLayout");
+  if (G.layout->is_compose()) refuse_tma("global-layout", "the global layout is not a TileLayout");
   const TileLayout& gl = G.layout->tile();
   require_plain(gl, "global", "global-layout");
   if (gl.shard.size() != G.model->shape.size())
-    refuse("global-layout", fmt::format("tensor rank {} != memory-layout rank {}", G.model->shape.size(),
+    refuse_tma("global-layout", fmt::format("tensor rank {} != memory-layout rank {}", G.model->shape.size(),
                                         gl.shard.size()));
   for (std::size_t d = 0; d < gl.shard.size(); ++d)
     if (gl.shard[d].extent != G.model->shape[d])
-      refuse("global-layout", fmt::format("dimension {} has shape {} but layout extent {}", d, G.model->shape[d],
+      refuse_tma("global-layout", fmt::format("dimension {} has shape {} but layout extent {}", d, G.model->shape[d],
                                           gl.shard[d].extent));
   if (gl.shard.back().stride != 1)
-    refuse("global-layout", fmt::format("the innermost memory stride is {}, not 1", gl.shard.back().stride));
+    refuse_tma("global-layout", fmt::format("the innermost memory stride is {}, not 1", gl.shard.back().stride));
   const int bits = descriptor_bits(G.model->dtype);
-  if (bits == 0) refuse("dtype", fmt::format("TensorMap descriptor dtype {} is not supported", G.model->dtype));
-  if (bits < 8) refuse("not-modelled", "packed sub-byte TensorMaps (16U4_ALIGN16B for float4_e2m1fn) are not modelled");
+  if (bits == 0) refuse_tma("dtype", fmt::format("TensorMap descriptor dtype {} is not supported", G.model->dtype));
+  if (bits < 8) refuse_tma("not-modelled", "packed sub-byte TensorMaps (16U4_ALIGN16B for float4_e2m1fn) are not modelled");
   Spec sp;
   sp.dtype = G.model->dtype;
   sp.bits = bits;
@@ -539,11 +539,11 @@ TmaPlan plan_explicit(const Inputs& in, std::int64_t max_issues) {
   }
   sp.inner_stride = 1;
   const auto failures = validate(sp);
-  if (!failures.empty()) refuse("main-descriptor", rules_text(failures));
+  if (!failures.empty()) refuse_tma("main-descriptor", rules_text(failures));
   TmaPlan p = finish(sp, in, offset, max_issues, "tma_explicit");
   p.global_base_bytes = elements_to_bytes(memory_offset(gl), bits, "global-base", "the global view offset");
   if (p.global_base_bytes % 16 != 0)
-    refuse("global_base_alignment", fmt::format("the global view starts at byte {}, not 16-byte aligned",
+    refuse_tma("global_base_alignment", fmt::format("the global view starts at byte {}, not 16-byte aligned",
                                                 p.global_base_bytes));
   return p;
 }
@@ -571,7 +571,7 @@ TmaLowering lower_tma_copy(const KernelContext& ctx, const Region& shared, const
   try {
     out.plan = plan_auto(in, max_issues);
     return out;
-  } catch (const Refusal& r) {
+  } catch (const TmaRefusal& r) {
     if (r.stage == "not-modelled" || r.stage == "issues") {
       out.stage = r.stage;
       out.error = r.why;
@@ -587,7 +587,7 @@ TmaLowering lower_tma_copy(const KernelContext& ctx, const Region& shared, const
     out.plan = plan_explicit(in, max_issues);
     out.stage.clear();
     return out;
-  } catch (const Refusal& r) {
+  } catch (const TmaRefusal& r) {
     out.error = fmt::format("{}; tma_explicit stage={}: {}", auto_why, r.stage, r.why);
   } catch (const InputError& e) {
     out.error = fmt::format("{}; tma_explicit: [{}] {}", auto_why, e.check_id(), e.message());

@@ -28,16 +28,16 @@ using arch::kTmemLanesPerWarp;      // 32
 constexpr Axis kLane = AxisId::TLane;
 constexpr Axis kCol = AxisId::TCol;
 
-[[noreturn]] void fail(const char* op, const std::string& msg) {
+[[noreturn]] void sf_fail(const char* op, const std::string& msg) {
   throw InputError("layout.well-formed", fmt::format("{}: {}", op, msg));
 }
 
 void check_common(const char* op, std::int64_t rows, std::int64_t sf_k, std::int64_t sf_per_mma,
                   std::int64_t sf_reuse, std::optional<std::int64_t> pipe_depth) {
   if (rows < 1 || sf_k < 1 || sf_per_mma < 1 || sf_reuse < 1)
-    fail(op, fmt::format("rows, SF_K, sf_per_mma and sf_reuse must be >= 1, got ({}, {}, {}, {})", rows, sf_k,
+    sf_fail(op, fmt::format("rows, SF_K, sf_per_mma and sf_reuse must be >= 1, got ({}, {}, {}, {})", rows, sf_k,
                          sf_per_mma, sf_reuse));
-  if (pipe_depth && *pipe_depth < 1) fail(op, fmt::format("pipe_depth must be >= 1, got {}", *pipe_depth));
+  if (pipe_depth && *pipe_depth < 1) sf_fail(op, fmt::format("pipe_depth must be >= 1, got {}", *pipe_depth));
 }
 
 }  // namespace
@@ -46,10 +46,10 @@ TileLayout sf_tmem_layout(std::int64_t rows, std::int64_t sf_k, std::int64_t sf_
                           std::optional<std::int64_t> pipe_depth) {
   const char* op = "sf_tmem_layout";
   check_common(op, rows, sf_k, sf_per_mma, sf_reuse, pipe_depth);
-  if (sf_k % sf_per_mma != 0) fail(op, fmt::format("SF_K={} must be a multiple of sf_per_mma={}", sf_k, sf_per_mma));
+  if (sf_k % sf_per_mma != 0) sf_fail(op, fmt::format("SF_K={} must be a multiple of sf_per_mma={}", sf_k, sf_per_mma));
   // TVM floor-divides rows by 32 and silently drops a remainder; we reject it.
   if (rows % kTmemLanesPerWarp != 0)
-    fail(op, fmt::format("rows={} must be a multiple of {}", rows, kTmemLanesPerWarp));
+    sf_fail(op, fmt::format("rows={} must be a multiple of {}", rows, kTmemLanesPerWarp));
   const std::int64_t k_steps = sf_k / sf_per_mma;     // MMA K steps with distinct scale factors
   const std::int64_t m_chunks = rows / kTmemLanesPerWarp;
   const std::int64_t cell = kScaleFactorsPerCell;
@@ -92,9 +92,9 @@ TileLayout sf_smem_layout(std::int64_t rows, std::int64_t sf_k, std::int64_t sf_
   check_common(op, rows, sf_k, sf_per_mma, sf_reuse, pipe_depth);
   const std::int64_t super_rows = arch::kScaleFactorSuperRows;  // 128 rows per tcgen05.cp
   const std::int64_t cell = kScaleFactorsPerCell;
-  if (rows % super_rows != 0) fail(op, fmt::format("rows={} must be a multiple of {}", rows, super_rows));
-  if (cell % sf_per_mma != 0) fail(op, fmt::format("sf_per_mma={} must divide {}", sf_per_mma, cell));
-  if (sf_k % cell != 0) fail(op, fmt::format("SF_K={} must be a multiple of {}", sf_k, cell));
+  if (rows % super_rows != 0) sf_fail(op, fmt::format("rows={} must be a multiple of {}", rows, super_rows));
+  if (cell % sf_per_mma != 0) sf_fail(op, fmt::format("sf_per_mma={} must divide {}", sf_per_mma, cell));
+  if (sf_k % cell != 0) sf_fail(op, fmt::format("SF_K={} must be a multiple of {}", sf_k, cell));
   // Bytes: one lane row of the copy is 16 bytes = 4 row chunks x 4 scale bytes; 32 lane rows
   // make a 512-byte super block; K super blocks follow each other.
   const std::int64_t chunks = super_rows / kTmemLanesPerWarp;  // 4

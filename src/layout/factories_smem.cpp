@@ -30,7 +30,7 @@ namespace tirx {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& msg) {
+[[noreturn]] void smem_fail(const std::string& msg) {
   throw InputError("layout.well-formed", "mma_shared_layout: " + msg);
 }
 
@@ -58,13 +58,13 @@ SwizzleMode parse_swizzle_mode(std::string_view text) {
 
 Layout mma_shared_layout(const DType& dtype, SwizzleMode mode, std::span<const std::int64_t> shape) {
   const int mode_value = static_cast<int>(mode);
-  if (mode_value < 0 || mode_value > 3) fail(fmt::format("swizzle mode {} is not 0..3", mode_value));
-  if (shape.size() < 2) fail(fmt::format("the shape needs at least 2 dimensions (rows, K), got {}", shape.size()));
+  if (mode_value < 0 || mode_value > 3) smem_fail(fmt::format("swizzle mode {} is not 0..3", mode_value));
+  if (shape.size() < 2) smem_fail(fmt::format("the shape needs at least 2 dimensions (rows, K), got {}", shape.size()));
   for (std::int64_t e : shape)
-    if (e < 1) fail(fmt::format("shape extents must be >= 1, got {}", e));
+    if (e < 1) smem_fail(fmt::format("shape extents must be >= 1, got {}", e));
   const std::int64_t chunk_bits = arch::kCoreMatrixRowBytes * 8;  // 128
   if (dtype.bits < 1 || dtype.bits > chunk_bits || chunk_bits % dtype.bits != 0)
-    fail(fmt::format("dtype {} ({} bits) does not divide a 16-byte chunk", dtype.name, dtype.bits));
+    smem_fail(fmt::format("dtype {} ({} bits) does not divide a 16-byte chunk", dtype.name, dtype.bits));
   const std::int64_t per_chunk = chunk_bits / dtype.bits;  // elements per 16-byte chunk
   const std::size_t rank = shape.size();
   const std::int64_t rows = shape[rank - 2], k = shape[rank - 1];
@@ -94,9 +94,9 @@ Layout mma_shared_layout(const DType& dtype, SwizzleMode mode, std::span<const s
   // TVM does not check these; a smaller or non-multiple shape gives a division by zero or a
   // layout smaller than the buffer there.
   if (rows % atom_rows != 0)
-    fail(fmt::format("rows={} must be a multiple of the {}-row swizzle atom", rows, atom_rows));
+    smem_fail(fmt::format("rows={} must be a multiple of the {}-row swizzle atom", rows, atom_rows));
   if (k % atom_cols != 0)
-    fail(fmt::format("K={} must be a multiple of the swizzle atom width {} ({}-byte rows of {})", k, atom_cols,
+    smem_fail(fmt::format("K={} must be a multiple of the swizzle atom width {} ({}-byte rows of {})", k, atom_cols,
                      swizzle_row_bytes(mode), dtype.name));
   std::vector<std::int64_t> atom_shape(rank, 1);
   atom_shape[rank - 2] = atom_rows;

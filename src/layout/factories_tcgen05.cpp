@@ -30,7 +30,7 @@ namespace tirx {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& msg) {
+[[noreturn]] void tcgen05_fail(const std::string& msg) {
   throw InputError("layout.well-formed", "tcgen05_atom_layout: " + msg);
 }
 
@@ -63,26 +63,26 @@ TileLayout tcgen05_atom_layout(std::string_view instr_shape, std::int64_t rows, 
                                const DType& dtype) {
   const std::int64_t per_rep = columns_per_rep(instr_shape);
   if (per_rep == 0)
-    fail(fmt::format("unknown instruction shape '{}' (expected 32x32b, 16x64b, 16x128b or 16x256b)", instr_shape));
+    tcgen05_fail(fmt::format("unknown instruction shape '{}' (expected 32x32b, 16x64b, 16x128b or 16x256b)", instr_shape));
   if (dtype.bits != 16 && dtype.bits != 32)
-    fail(fmt::format("dtype must be 16 or 32 bits, got {} ({} bits)", dtype.name, dtype.bits));
+    tcgen05_fail(fmt::format("dtype must be 16 or 32 bits, got {} ({} bits)", dtype.name, dtype.bits));
   const std::int64_t full_rows = arch::kThreadsPerWarpgroup;               // 128
   const std::int64_t half_rows = arch::kWarpsPerWarpgroup * arch::kTmemHalfSlabLanes;  // 64
   if (rows != full_rows && rows != half_rows)
-    fail(fmt::format("{} expects rows {} or {}, got {}", instr_shape, half_rows, full_rows, rows));
-  if (cols < 1) fail(fmt::format("cols must be >= 1, got {}", cols));
+    tcgen05_fail(fmt::format("{} expects rows {} or {}, got {}", instr_shape, half_rows, full_rows, rows));
+  if (cols < 1) tcgen05_fail(fmt::format("cols must be >= 1, got {}", cols));
 
   if (instr_shape == "32x32b" && rows == half_rows) {
     // The Layout B read-back image: the logical (64, N) tile sits in all 128 lanes with N/2
     // columns each (datapath B, PTX ISA 9.1 §9.7.16.10.5), so thread r + 64*(c / (N/2))
     // holds it in register c % (N/2).
     if (dtype.bits != 32)
-      fail(fmt::format("32x32b with 64 rows is the datapath B read-back image and is fp32-only, got {}",
+      tcgen05_fail(fmt::format("32x32b with 64 rows is the datapath B read-back image and is fp32-only, got {}",
                        dtype.name));
-    if (cols % 2 != 0) fail(fmt::format("32x32b (64, N) datapath B image expects even N, got {}", cols));
+    if (cols % 2 != 0) tcgen05_fail(fmt::format("32x32b (64, N) datapath B image expects even N, got {}", cols));
     const std::int64_t half = cols / 2;
     if (!legal_num("32x32b", half))
-      fail(fmt::format("32x32b (64, N) datapath B image needs N/2 = {} to be a legal .num (PTX Table 49: {})",
+      tcgen05_fail(fmt::format("32x32b (64, N) datapath B image needs N/2 = {} to be a legal .num (PTX Table 49: {})",
                        half, table49("32x32b")));
     return TileLayout({Iter{half_rows, 1, kTid}, Iter{2, half_rows, kTid}, Iter{half, 1, kM}});
   }
@@ -90,12 +90,12 @@ TileLayout tcgen05_atom_layout(std::string_view instr_shape, std::int64_t rows, 
   const std::int64_t epb = arch::kTmemCellBits / dtype.bits;  // elements per 32-bit register
   const std::int64_t factor = per_rep * epb;
   if (cols % factor != 0)
-    fail(fmt::format("cols={} is not a multiple of {} ({} 32-bit columns per repetition of {}, {} {} "
+    tcgen05_fail(fmt::format("cols={} is not a multiple of {} ({} 32-bit columns per repetition of {}, {} {} "
                      "elements per column)",
                      cols, factor, per_rep, instr_shape, epb, dtype.name));
   const std::int64_t num = cols / factor;
   if (!legal_num(instr_shape, num))
-    fail(fmt::format("inferred .num x{} (cols={}) is not in PTX Table 49 for {} ({})", num, cols, instr_shape,
+    tcgen05_fail(fmt::format("inferred .num x{} (cols={}) is not in PTX Table 49 for {} ({})", num, cols, instr_shape,
                      table49(instr_shape)));
 
   if (instr_shape == "32x32b") return TileLayout({Iter{rows, 1, kTid}, Iter{cols, 1, kM}});

@@ -29,10 +29,10 @@ using arch::kTmemHalfSlabLanes;
 using arch::kTmemLanes;
 using arch::kTmemLanesPerWarp;
 
-constexpr Axis kLane = AxisId::TLane;
-constexpr Axis kCol = AxisId::TCol;
+constexpr Axis kTmemLane = AxisId::TLane;
+constexpr Axis kTmemCol = AxisId::TCol;
 
-[[noreturn]] void fail(const std::string& op, const std::string& msg) {
+[[noreturn]] void tmem_fail(const std::string& op, const std::string& msg) {
   throw InputError("layout.well-formed", op + ": " + msg);
 }
 
@@ -47,7 +47,7 @@ std::int64_t datapath_rows(char letter) {
 }
 
 TileLayout lanes_by_cols(std::int64_t rows, std::int64_t cols) {
-  return TileLayout({Iter{rows, 1, kLane}, Iter{cols, 1, kCol}});
+  return TileLayout({Iter{rows, 1, kTmemLane}, Iter{cols, 1, kTmemCol}});
 }
 
 }  // namespace
@@ -56,13 +56,13 @@ TileLayout tmem_datapath_layout(std::string_view datapath, std::int64_t rows, st
   const std::string op = "tmem_datapath_layout";
   const char letter = datapath.size() == 1 ? datapath[0] : '?';
   const std::int64_t expect_rows = datapath_rows(letter);
-  if (expect_rows == 0) fail(op, fmt::format("unknown datapath '{}' (expected one of A B C D E F G)", datapath));
+  if (expect_rows == 0) tmem_fail(op, fmt::format("unknown datapath '{}' (expected one of A B C D E F G)", datapath));
   if (rows != expect_rows)
-    fail(op, fmt::format("datapath {} expects rows={}, got {}", letter, expect_rows, rows));
-  if (sub_slab != 0 && sub_slab != 1) fail(op, fmt::format("sub_slab must be 0 or 1, got {}", sub_slab));
-  if (cols < 1) fail(op, fmt::format("cols must be >= 1, got {}", cols));
+    tmem_fail(op, fmt::format("datapath {} expects rows={}, got {}", letter, expect_rows, rows));
+  if (sub_slab != 0 && sub_slab != 1) tmem_fail(op, fmt::format("sub_slab must be 0 or 1, got {}", sub_slab));
+  if (cols < 1) tmem_fail(op, fmt::format("cols must be >= 1, got {}", cols));
   auto only_slab0 = [&](const char* why) {
-    if (sub_slab != 0) fail(op, fmt::format("datapath {} {}; sub_slab must be 0", letter, why));
+    if (sub_slab != 0) tmem_fail(op, fmt::format("datapath {} {}; sub_slab must be 0", letter, why));
   };
   switch (letter) {
     case 'A':
@@ -71,17 +71,17 @@ TileLayout tmem_datapath_layout(std::string_view datapath, std::int64_t rows, st
       return lanes_by_cols(rows, cols);
     case 'G':
       only_slab0("folds column quarters over whole 32-lane sub-partitions");
-      if (cols % 4 != 0) fail(op, fmt::format("datapath G expects cols divisible by 4, got {}", cols));
-      return TileLayout({Iter{rows, 1, kLane}, Iter{4, kTmemLanesPerWarp, kLane}, Iter{cols / 4, 1, kCol}});
+      if (cols % 4 != 0) tmem_fail(op, fmt::format("datapath G expects cols divisible by 4, got {}", cols));
+      return TileLayout({Iter{rows, 1, kTmemLane}, Iter{4, kTmemLanesPerWarp, kTmemLane}, Iter{cols / 4, 1, kTmemCol}});
     case 'B':
     case 'E':
       only_slab0("folds column halves over the two 64-lane halves");
-      if (cols % 2 != 0) fail(op, fmt::format("datapath {} expects even cols, got {}", letter, cols));
-      return TileLayout({Iter{rows, 1, kLane}, Iter{2, kTmemHalfLanes, kLane}, Iter{cols / 2, 1, kCol}});
+      if (cols % 2 != 0) tmem_fail(op, fmt::format("datapath {} expects even cols, got {}", letter, cols));
+      return TileLayout({Iter{rows, 1, kTmemLane}, Iter{2, kTmemHalfLanes, kTmemLane}, Iter{cols / 2, 1, kTmemCol}});
     default: {  // 'C', 'F': 16 rows per warp sub-partition, half of its lanes.
       const std::int64_t warps = rows / kTmemHalfSlabLanes;
-      TileLayout l({Iter{warps, kTmemLanesPerWarp, kLane}, Iter{kTmemHalfSlabLanes, 1, kLane}, Iter{cols, 1, kCol}});
-      if (sub_slab == 1) l.offset.set(kLane, kTmemHalfSlabLanes);
+      TileLayout l({Iter{warps, kTmemLanesPerWarp, kTmemLane}, Iter{kTmemHalfSlabLanes, 1, kTmemLane}, Iter{cols, 1, kTmemCol}});
+      if (sub_slab == 1) l.offset.set(kTmemLane, kTmemHalfSlabLanes);
       return l;
     }
   }
@@ -89,7 +89,7 @@ TileLayout tmem_datapath_layout(std::string_view datapath, std::int64_t rows, st
 
 TileLayout default_tmem_layout(std::int64_t rows, std::int64_t cols) {
   if (rows < 1 || cols < 1)
-    fail("default_tmem_layout", fmt::format("rows and cols must be >= 1, got ({}, {})", rows, cols));
+    tmem_fail("default_tmem_layout", fmt::format("rows and cols must be >= 1, got ({}, {})", rows, cols));
   if (rows == kTmemLanes) return tmem_datapath_layout("D", rows, cols);
   return lanes_by_cols(rows, cols);
 }
@@ -100,15 +100,15 @@ namespace {
 char mma_datapath_letter(const TmemOperandArgs& a) {
   const std::string op = "tmem_mma_operand_layout";
   if (a.sparse)
-    fail(op, fmt::format("sparse A (datapath C) is not supported (M={}, cta_group={})", a.M, a.cta_group));
+    tmem_fail(op, fmt::format("sparse A (datapath C) is not supported (M={}, cta_group={})", a.M, a.cta_group));
   if (a.ws && !(a.cta_group == 1 && a.M == 64))
-    fail(op, fmt::format("ws=True only valid for cta_group=1, M=64 (datapath E); got M={}, cta_group={}", a.M,
+    tmem_fail(op, fmt::format("ws=True only valid for cta_group=1, M=64 (datapath E); got M={}, cta_group={}", a.M,
                          a.cta_group));
   if (a.cta_group == 1 && a.M == 128) return 'D';
   if (a.cta_group == 1 && a.M == 64) return a.ws ? 'E' : 'F';
   if (a.cta_group == 2 && a.M == 256) return 'A';
   if (a.cta_group == 2 && a.M == 128) return 'B';
-  fail(op, fmt::format("no datapath for M={}, cta_group={}, ws={} (supported: cta_group 1 with M 64/128, "
+  tmem_fail(op, fmt::format("no datapath for M={}, cta_group={}, ws={} (supported: cta_group 1 with M 64/128, "
                        "cta_group 2 with M 128/256)",
                        a.M, a.cta_group, a.ws));
 }
@@ -122,10 +122,10 @@ TileLayout tmem_mma_operand_layout(std::string_view operand, std::span<const std
   const char dp = mma_datapath_letter(args);
   const std::int64_t per_cta_rows = args.M / args.cta_group;
   for (std::int64_t e : shape)
-    if (e < 1) fail(op, fmt::format("shape extents must be >= 1, got {}", e));
+    if (e < 1) tmem_fail(op, fmt::format("shape extents must be >= 1, got {}", e));
   auto check_rows = [&](std::int64_t r) {
     if (r != per_cta_rows)
-      fail(op, fmt::format("M={}, cta_group={} expects {} rows per CTA, got {}", args.M, args.cta_group,
+      tmem_fail(op, fmt::format("M={}, cta_group={} expects {} rows per CTA, got {}", args.M, args.cta_group,
                            per_cta_rows, r));
   };
   const bool folded = dp == 'B' || dp == 'E';
@@ -133,54 +133,54 @@ TileLayout tmem_mma_operand_layout(std::string_view operand, std::span<const std
   TileLayout l;
   if (operand == "D") {
     if (!args.group.empty()) {
-      if (rank != 2) fail(op, fmt::format("group= needs a 2-D (m, N) shape, got rank {}", rank));
+      if (rank != 2) tmem_fail(op, fmt::format("group= needs a 2-D (m, N) shape, got rank {}", rank));
       const auto& g = args.group;
-      if (g.size() != 3 || g[1] != 2) fail(op, "group must be (s,2,n)");
-      if (g[0] < 1 || g[2] < 1) fail(op, "group extents must be >= 1");
+      if (g.size() != 3 || g[1] != 2) tmem_fail(op, "group must be (s,2,n)");
+      if (g[0] < 1 || g[2] < 1) tmem_fail(op, "group extents must be >= 1");
       if (checked_mul(checked_mul(g[0], 2), g[2]) != shape[1])
-        fail(op, fmt::format("group ({},2,{}) does not multiply to N={}", g[0], g[2], shape[1]));
-      if (!folded) fail(op, fmt::format("group= is only for datapath B/E, got {}", dp));
+        tmem_fail(op, fmt::format("group ({},2,{}) does not multiply to N={}", g[0], g[2], shape[1]));
+      if (!folded) tmem_fail(op, fmt::format("group= is only for datapath B/E, got {}", dp));
       check_rows(shape[0]);
-      l = TileLayout({Iter{shape[0], 1, kLane}, Iter{g[0], g[2], kCol}, Iter{2, kTmemHalfLanes, kLane},
-                      Iter{g[2], 1, kCol}});
+      l = TileLayout({Iter{shape[0], 1, kTmemLane}, Iter{g[0], g[2], kTmemCol}, Iter{2, kTmemHalfLanes, kTmemLane},
+                      Iter{g[2], 1, kTmemCol}});
     } else if (rank == 2) {
       check_rows(shape[0]);
       l = tmem_datapath_layout(std::string_view(&dp, 1), shape[0], shape[1]);
     } else if (rank == 3 && shape[0] == 2 && folded) {  // batched C[2, m, N/2]
       check_rows(shape[1]);
-      l = TileLayout({Iter{2, kTmemHalfLanes, kLane}, Iter{shape[1], 1, kLane}, Iter{shape[2], 1, kCol}});
+      l = TileLayout({Iter{2, kTmemHalfLanes, kTmemLane}, Iter{shape[1], 1, kTmemLane}, Iter{shape[2], 1, kTmemCol}});
     } else if (rank == 3 && shape[1] == 2 && folded) {  // (m, 2, N/2)
       check_rows(shape[0]);
-      l = TileLayout({Iter{shape[0], 1, kLane}, Iter{2, kTmemHalfLanes, kLane}, Iter{shape[2], 1, kCol}});
+      l = TileLayout({Iter{shape[0], 1, kTmemLane}, Iter{2, kTmemHalfLanes, kTmemLane}, Iter{shape[2], 1, kTmemCol}});
     } else if (rank == 4 && shape[2] == 2 && folded) {  // (m, s, 2, n)
       check_rows(shape[0]);
-      l = TileLayout({Iter{shape[0], 1, kLane}, Iter{shape[1], shape[3], kCol}, Iter{2, kTmemHalfLanes, kLane},
-                      Iter{shape[3], 1, kCol}});
+      l = TileLayout({Iter{shape[0], 1, kTmemLane}, Iter{shape[1], shape[3], kTmemCol}, Iter{2, kTmemHalfLanes, kTmemLane},
+                      Iter{shape[3], 1, kTmemCol}});
     } else {
-      fail(op, fmt::format("unsupported accumulator shape of rank {} for datapath {}", rank, dp));
+      tmem_fail(op, fmt::format("unsupported accumulator shape of rank {} for datapath {}", rank, dp));
     }
   } else if (operand == "A") {
     if (dp == 'A' || dp == 'D') {
-      if (rank != 2) fail(op, fmt::format("datapath {} needs a 2-D (m, K) A operand, got rank {}", dp, rank));
+      if (rank != 2) tmem_fail(op, fmt::format("datapath {} needs a 2-D (m, K) A operand, got rank {}", dp, rank));
       check_rows(shape[0]);
       l = tmem_datapath_layout(std::string_view(&dp, 1), shape[0], shape[1]);
     } else if (dp == 'B' && rank == 2) {  // replicated to both 64-lane halves
       check_rows(shape[0]);
       l = lanes_by_cols(shape[0], shape[1]);
-      l.replica.push_back(Iter{2, kTmemHalfLanes, kLane});
+      l.replica.push_back(Iter{2, kTmemHalfLanes, kTmemLane});
     } else if (folded && rank == 3 && shape[0] == 2) {  // bank-batched (2, m, K)
       check_rows(shape[1]);
-      l = TileLayout({Iter{2, kTmemHalfLanes, kLane}, Iter{shape[1], 1, kLane}, Iter{shape[2], 1, kCol}});
+      l = TileLayout({Iter{2, kTmemHalfLanes, kTmemLane}, Iter{shape[1], 1, kTmemLane}, Iter{shape[2], 1, kTmemCol}});
     } else if (folded) {
-      fail(op, fmt::format("datapath {} needs the A operand as {}(2, m, K), got rank {}", dp,
+      tmem_fail(op, fmt::format("datapath {} needs the A operand as {}(2, m, K), got rank {}", dp,
                            dp == 'B' ? "(m, K) or " : "", rank));
     } else {  // F: lanes 0..m-1 as they are
-      if (rank != 2) fail(op, fmt::format("datapath F needs a 2-D (m, K) A operand, got rank {}", rank));
+      if (rank != 2) tmem_fail(op, fmt::format("datapath F needs a 2-D (m, K) A operand, got rank {}", rank));
       check_rows(shape[0]);
       l = lanes_by_cols(shape[0], shape[1]);
     }
   } else {
-    fail(op, fmt::format("operand must be 'A' or 'D', got '{}'", operand));
+    tmem_fail(op, fmt::format("operand must be 'A' or 'D', got '{}'", operand));
   }
   return canonicalize(l);
 }

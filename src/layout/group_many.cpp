@@ -24,7 +24,7 @@ namespace tirx {
 
 namespace {
 
-[[noreturn]] void fail(std::string msg) { throw InputError("layout.well-formed", "group_many: " + msg); }
+[[noreturn]] void group_fail(std::string msg) { throw InputError("layout.well-formed", "group_many: " + msg); }
 
 using Boundaries = std::vector<std::int64_t>;
 
@@ -50,11 +50,11 @@ std::vector<std::size_t> positions_of(const Boundaries& seq, const std::vector<B
     if (b == 0) p = it->start;
     if (b + 1 == seq.size()) p = it->start + it->multiplicity - 1;
     if (b > 0 && p <= pos.back())
-      fail(fmt::format("could not keep the repeated boundary {} of {}", seq[b], what));
+      group_fail(fmt::format("could not keep the repeated boundary {} of {}", seq[b], what));
     pos.push_back(p);
   }
   if (pos.front() != 0 || pos.back() + 1 != merged_size)
-    fail(fmt::format("boundaries of {} do not span the refinement", what));
+    group_fail(fmt::format("boundaries of {} do not span the refinement", what));
   return pos;
 }
 
@@ -62,15 +62,15 @@ std::vector<std::size_t> positions_of(const Boundaries& seq, const std::vector<B
 
 GroupedMany group_many(const TileLayout& l, std::span<const Shape> shapes) {
   l.validate();
-  if (shapes.empty()) fail("needs at least one shape");
+  if (shapes.empty()) group_fail("needs at least one shape");
 
   std::vector<Boundaries> seqs;
   seqs.reserve(shapes.size() + 1);
   for (std::size_t i = 0; i < shapes.size(); ++i) {
-    if (shapes[i].empty()) fail(fmt::format("shape {} is empty", i));
+    if (shapes[i].empty()) group_fail(fmt::format("shape {} is empty", i));
     Boundaries b{1};
     for (std::size_t d = 0; d < shapes[i].size(); ++d) {
-      if (shapes[i][d] < 1) fail(fmt::format("shape {} has extent {} at dimension {} (must be >= 1)", i, shapes[i][d], d));
+      if (shapes[i][d] < 1) group_fail(fmt::format("shape {} has extent {} at dimension {} (must be >= 1)", i, shapes[i][d], d));
       b.push_back(checked_mul(b.back(), shapes[i][d], "group_many shape product"));
     }
     seqs.push_back(std::move(b));
@@ -81,9 +81,9 @@ GroupedMany group_many(const TileLayout& l, std::span<const Shape> shapes) {
   const std::int64_t total = seqs.front().back();
   for (std::size_t i = 1; i < seqs.size(); ++i)
     if (seqs[i].back() != total)
-      fail(fmt::format("shapes 0 and {} have different sizes ({} vs {})", i, total, seqs[i].back()));
+      group_fail(fmt::format("shapes 0 and {} have different sizes ({} vs {})", i, total, seqs[i].back()));
   if (layout_seq.back() != total)
-    fail(fmt::format("the layout has {} elements but the shapes have {}", layout_seq.back(), total));
+    group_fail(fmt::format("the layout has {} elements but the shapes have {}", layout_seq.back(), total));
   seqs.push_back(layout_seq);
 
   // Merge: one class per distinct boundary value, in increasing order.
@@ -106,7 +106,7 @@ GroupedMany group_many(const TileLayout& l, std::span<const Shape> shapes) {
   std::vector<std::int64_t> refined;
   for (std::size_t i = 1; i < merged.size(); ++i) {
     if (merged[i] % merged[i - 1] != 0)
-      fail(fmt::format("incompatible cumulative boundaries: {} does not divide {}", merged[i - 1], merged[i]));
+      group_fail(fmt::format("incompatible cumulative boundaries: {} does not divide {}", merged[i - 1], merged[i]));
     refined.push_back(merged[i] / merged[i - 1]);
   }
 
@@ -117,9 +117,9 @@ GroupedMany group_many(const TileLayout& l, std::span<const Shape> shapes) {
   out.layout.offset = l.offset;
   for (std::size_t k = 0; k < l.shard.size(); ++k) {
     const std::size_t start = lpos[k], end = lpos[k + 1];
-    if (start >= end) fail(fmt::format("cannot keep layout iter {}", k));
+    if (start >= end) group_fail(fmt::format("cannot keep layout iter {}", k));
     if (merged[end] != merged[start] * l.shard[k].extent)
-      fail(fmt::format("refinement changed the extent of layout iter {}", k));
+      group_fail(fmt::format("refinement changed the extent of layout iter {}", k));
     for (std::size_t p = start; p < end; ++p) {
       const std::int64_t inner = merged[end] / merged[p + 1];
       out.layout.shard.push_back(

@@ -18,7 +18,7 @@ namespace tirx {
 
 namespace {
 
-[[noreturn]] void fail(std::string msg) { throw InputError("layout.well-formed", std::move(msg)); }
+[[noreturn]] void reshape_fail(std::string msg) { throw InputError("layout.well-formed", std::move(msg)); }
 
 TileLayout storage_tile(const TileLayout& l) {
   TileLayout out;
@@ -39,17 +39,17 @@ TileLayout unpack_tile(const TileLayout& l, std::int64_t n) {
 }
 
 TileLayout pack_tile(const TileLayout& l, std::int64_t n) {
-  if (l.shard.empty()) fail(fmt::format("pack({}): the layout has no shard iter", n));
+  if (l.shard.empty()) reshape_fail(fmt::format("pack({}): the layout has no shard iter", n));
   const Iter& last = l.shard.back();
   if (last.stride != 1 || !last.axis.is_memory() || last.extent % n != 0)
-    fail(fmt::format("pack({}): the innermost shard iter ({}, {}@{}) must have stride 1 on a memory axis "
+    reshape_fail(fmt::format("pack({}): the innermost shard iter ({}, {}@{}) must have stride 1 on a memory axis "
                      "and an extent divisible by {}",
                      n, last.extent, last.stride, last.axis.name(), n));
   TileLayout out = l;
   for (std::size_t k = 0; k + 1 < out.shard.size(); ++k) {
     Iter& it = out.shard[k];
     if (it.stride % n != 0)
-      fail(fmt::format("pack({}): shard iter {} has stride {}, not a multiple of {}", n, k, it.stride, n));
+      reshape_fail(fmt::format("pack({}): shard iter {} has stride {}, not a multiple of {}", n, k, it.stride, n));
     it.stride /= n;
   }
   out.shard.back().extent /= n;
@@ -57,12 +57,12 @@ TileLayout pack_tile(const TileLayout& l, std::int64_t n) {
 }
 
 int log2_of_pow2(std::int64_t n, const char* op) {
-  if (!is_pow2(n)) fail(fmt::format("{}({}) on a ComposeLayout: n must be a power of two", op, n));
+  if (!is_pow2(n)) reshape_fail(fmt::format("{}({}) on a ComposeLayout: n must be a power of two", op, n));
   return log2_exact(n);
 }
 
 void check_count(std::int64_t n, const char* op) {
-  if (n < 1) fail(fmt::format("{}({}): the count must be >= 1", op, n));
+  if (n < 1) reshape_fail(fmt::format("{}({}): the count must be >= 1", op, n));
 }
 
 }  // namespace
@@ -90,7 +90,7 @@ Layout pack(const Layout& l, std::int64_t n) {
   SwizzleSpec s = c.swizzle;
   const int k = log2_of_pow2(n, "pack");
   if (s.per_element < k)
-    fail(fmt::format("pack({}) on a ComposeLayout: per_element {} is smaller than log2({}) = {}", n,
+    reshape_fail(fmt::format("pack({}) on a ComposeLayout: per_element {} is smaller than log2({}) = {}", n,
                      s.per_element, n, k));
   s.per_element -= k;
   return Layout(ComposeLayout(s, pack_tile(c.tile, n)));
@@ -102,7 +102,7 @@ Layout broadcast(const Layout& l, std::int64_t n, int position, Axis axis) {
     const auto len = static_cast<std::int64_t>(t.shard.size());
     const std::int64_t at = position >= 0 ? position : len + 1 + position;
     if (at < 0 || at > len)
-      fail(fmt::format("broadcast: position {} is outside the {} shard iters", position, len));
+      reshape_fail(fmt::format("broadcast: position {} is outside the {} shard iters", position, len));
     TileLayout out = t;
     out.shard.insert(out.shard.begin() + at, Iter{n, 0, axis, /*broadcast=*/true});  // a declared broadcast
     return out;
@@ -121,7 +121,7 @@ Layout declare_broadcasts(const Layout& l) {
 
 TileLayout permute_dims(const TileLayout& l, std::span<const int> perm) {
   if (perm.size() != l.shard.size())
-    fail(fmt::format("permute_dims: the permutation has {} entries but the shard has {} iters", perm.size(),
+    reshape_fail(fmt::format("permute_dims: the permutation has {} entries but the shard has {} iters", perm.size(),
                      l.shard.size()));
   std::vector<bool> used(perm.size(), false);
   TileLayout out;
@@ -129,7 +129,7 @@ TileLayout permute_dims(const TileLayout& l, std::span<const int> perm) {
   out.offset = l.offset;
   for (int p : perm) {
     if (p < 0 || static_cast<std::size_t>(p) >= perm.size() || used[static_cast<std::size_t>(p)])
-      fail("permute_dims: the argument is not a permutation of the shard iter indices");
+      reshape_fail("permute_dims: the argument is not a permutation of the shard iter indices");
     used[static_cast<std::size_t>(p)] = true;
     out.shard.push_back(l.shard[static_cast<std::size_t>(p)]);
   }
@@ -139,17 +139,17 @@ TileLayout permute_dims(const TileLayout& l, std::span<const int> perm) {
 TileLayout permute_by_groups(const TileLayout& l, std::span<const std::size_t> seps, std::span<const int> perm) {
   if (seps.size() < 2 || seps.front() != 0 || seps.back() != l.shard.size() ||
       !std::is_sorted(seps.begin(), seps.end()))
-    fail("permute_by_groups: separators must rise from 0 to the number of shard iters");
+    reshape_fail("permute_by_groups: separators must rise from 0 to the number of shard iters");
   const std::size_t groups = seps.size() - 1;
   if (perm.size() != groups)
-    fail(fmt::format("permute_by_groups: the permutation has {} entries for {} groups", perm.size(), groups));
+    reshape_fail(fmt::format("permute_by_groups: the permutation has {} entries for {} groups", perm.size(), groups));
   std::vector<bool> used(groups, false);
   TileLayout out;
   out.replica = l.replica;
   out.offset = l.offset;
   for (int p : perm) {
     if (p < 0 || static_cast<std::size_t>(p) >= groups || used[static_cast<std::size_t>(p)])
-      fail("permute_by_groups: the argument is not a permutation of the group indices");
+      reshape_fail("permute_by_groups: the argument is not a permutation of the group indices");
     used[static_cast<std::size_t>(p)] = true;
     const auto g = static_cast<std::size_t>(p);
     out.shard.insert(out.shard.end(), l.shard.begin() + static_cast<std::ptrdiff_t>(seps[g]),

@@ -97,7 +97,7 @@ bool verify_well_formed(const Layout& l) {
 
 namespace {
 
-using S = ScopeKind;
+using SK = ScopeKind;
 
 // The CUDA fusers of TVM's axis registry (src/tirx/ir/layout/axis_registry.cc), as a table:
 // (axis, layout scope pair) -> (new axis, stride factor). tx, bx.., cbx.. have none.
@@ -112,15 +112,15 @@ struct FuseRule {
 // (stride x4) instead of warpid, which leaves a disconnected scope chain; we produce warpid,
 // as the fuser's own comment intends (docs/semantics-differences.md).
 constexpr FuseRule kFuseRules[] = {
-    {AxisId::warpid, S::kThread, S::kCta, AxisId::tx, arch::kWarpSize},
-    {AxisId::laneid, S::kThread, S::kWarpgroup, AxisId::tid_in_wg, 1},
-    {AxisId::laneid, S::kThread, S::kCta, AxisId::tx, 1},
-    {AxisId::wgid, S::kThread, S::kCta, AxisId::tx, arch::kThreadsPerWarpgroup},
-    {AxisId::wgid, S::kWarp, S::kCta, AxisId::warpid, arch::kWarpsPerWarpgroup},
-    {AxisId::tid_in_wg, S::kThread, S::kCta, AxisId::tx, 1},
-    {AxisId::wid_in_wg, S::kThread, S::kWarpgroup, AxisId::tid_in_wg, arch::kWarpSize},
-    {AxisId::wid_in_wg, S::kThread, S::kCta, AxisId::tx, arch::kWarpSize},
-    {AxisId::wid_in_wg, S::kWarp, S::kCta, AxisId::warpid, 1},
+    {AxisId::warpid, SK::kThread, SK::kCta, AxisId::tx, arch::kWarpSize},
+    {AxisId::laneid, SK::kThread, SK::kWarpgroup, AxisId::tid_in_wg, 1},
+    {AxisId::laneid, SK::kThread, SK::kCta, AxisId::tx, 1},
+    {AxisId::wgid, SK::kThread, SK::kCta, AxisId::tx, arch::kThreadsPerWarpgroup},
+    {AxisId::wgid, SK::kWarp, SK::kCta, AxisId::warpid, arch::kWarpsPerWarpgroup},
+    {AxisId::tid_in_wg, SK::kThread, SK::kCta, AxisId::tx, 1},
+    {AxisId::wid_in_wg, SK::kThread, SK::kWarpgroup, AxisId::tid_in_wg, arch::kWarpSize},
+    {AxisId::wid_in_wg, SK::kThread, SK::kCta, AxisId::tx, arch::kWarpSize},
+    {AxisId::wid_in_wg, SK::kWarp, SK::kCta, AxisId::warpid, 1},
 };
 
 const FuseRule* find_rule(Axis a, ScopePair scope) {

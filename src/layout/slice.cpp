@@ -28,7 +28,7 @@ namespace tirx {
 
 namespace {
 
-void add_offset(OffsetMap& o, Axis a, std::int64_t v) {
+void add_slice_offset(OffsetMap& o, Axis a, std::int64_t v) {
   o.set(a, checked_add(o.get(a), v, "slice offset"));
 }
 
@@ -52,7 +52,7 @@ std::optional<std::vector<Iter>> slice_block(const std::vector<Iter>& block_iter
   std::vector<std::int64_t> d(m);
   for (std::size_t k = 0; k < m; ++k) {
     d[k] = m == 1 ? begin / stride_of_digit[k] : (begin / stride_of_digit[k]) % shard[k].extent;
-    add_offset(offset, shard[k].axis, checked_mul(d[k], shard[k].stride, "slice offset"));
+    add_slice_offset(offset, shard[k].axis, checked_mul(d[k], shard[k].stride, "slice offset"));
   }
   if (m == 1) return std::vector<Iter>{Iter{n, shard[0].stride, shard[0].axis}};
 

@@ -15,7 +15,7 @@ namespace tirx {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& msg) { throw InputError("layout.well-formed", msg); }
+[[noreturn]] void trainium_fail(const std::string& msg) { throw InputError("layout.well-formed", msg); }
 
 // Row-major strides of `shape` on `axis` (innermost 1).
 std::vector<Iter> row_major_on(const std::vector<std::int64_t>& shape, Axis axis) {
@@ -33,13 +33,13 @@ std::vector<Iter> row_major_on(const std::vector<std::int64_t>& shape, Axis axis
 TileLayout trainium(std::string_view annotation, std::span<const std::int64_t> shape_in, bool is_psum) {
   std::string ann(annotation);
   for (char c : ann)
-    if (c != 'P' && c != 'F') fail(fmt::format("trainium: annotation '{}' must be a string of 'P' and 'F'", ann));
+    if (c != 'P' && c != 'F') trainium_fail(fmt::format("trainium: annotation '{}' must be a string of 'P' and 'F'", ann));
   if (ann.size() != shape_in.size())
-    fail(fmt::format("trainium: annotation '{}' has {} letters but the shape has {} dimensions", ann, ann.size(),
+    trainium_fail(fmt::format("trainium: annotation '{}' has {} letters but the shape has {} dimensions", ann, ann.size(),
                      shape_in.size()));
   std::vector<std::int64_t> shape(shape_in.begin(), shape_in.end());
   for (std::int64_t e : shape)
-    if (e < 1) fail(fmt::format("trainium: extent {} must be >= 1", e));
+    if (e < 1) trainium_fail(fmt::format("trainium: extent {} must be >= 1", e));
   const auto num_p = std::count(ann.begin(), ann.end(), 'P');
   bool split_p = false;
   std::size_t p_idx = 0;
@@ -47,7 +47,7 @@ TileLayout trainium(std::string_view annotation, std::span<const std::int64_t> s
     p_idx = ann.find('P');
     const std::int64_t p = shape[p_idx];
     if (!(p <= kTrainiumPartitions || p % kTrainiumPartitions == 0))
-      fail(fmt::format("trainium: the one P dimension has {} partitions: it must be <= {} or a multiple of {}", p,
+      trainium_fail(fmt::format("trainium: the one P dimension has {} partitions: it must be <= {} or a multiple of {}", p,
                        kTrainiumPartitions, kTrainiumPartitions));
     if (p > kTrainiumPartitions) {  // the high part of P becomes the outermost F dimension
       split_p = true;
@@ -61,7 +61,7 @@ TileLayout trainium(std::string_view annotation, std::span<const std::int64_t> s
     for (std::size_t i = 0; i < ann.size(); ++i)
       if (ann[i] == 'P') prod = checked_mul(prod, shape[i], "trainium partitions");
     if (prod > kTrainiumPartitions)
-      fail(fmt::format("trainium: {} P dimensions hold {} partitions, more than {}", num_p, prod, kTrainiumPartitions));
+      trainium_fail(fmt::format("trainium: {} P dimensions hold {} partitions, more than {}", num_p, prod, kTrainiumPartitions));
   }
   std::vector<std::int64_t> f_shape, p_shape;
   for (std::size_t i = 0; i < ann.size(); ++i) (ann[i] == 'F' ? f_shape : p_shape).push_back(shape[i]);
@@ -96,11 +96,11 @@ TileLayout to_psum(const TileLayout& l) {
         shard.push_back(Iter{it.extent / c, 1, AxisId::Bank});
         shard.push_back(Iter{c, it.stride, AxisId::F});
       } else {
-        fail(fmt::format("to_psum: {} can not be converted to a PSUM layout (F iter ({}, {}) crosses a {}-element bank "
+        trainium_fail(fmt::format("to_psum: {} can not be converted to a PSUM layout (F iter ({}, {}) crosses a {}-element bank "
                          "unevenly)", print_layout(Layout(l)), it.extent, it.stride, kPsumElemsPerBank));
       }
     } else {
-      fail(fmt::format("to_psum: {} can not be converted to a PSUM layout (F stride {} neither a multiple nor a "
+      trainium_fail(fmt::format("to_psum: {} can not be converted to a PSUM layout (F stride {} neither a multiple nor a "
                        "divisor of {})", print_layout(Layout(l)), it.stride, kPsumElemsPerBank));
     }
   }

@@ -26,7 +26,7 @@ namespace tirx::props {
 
 namespace {
 
-const hw::Target& sm100() {
+const hw::Target& swizzle_sm100_target() {
   static const hw::Target t = hw::load_target("sm_100a");
   return t;
 }
@@ -182,7 +182,7 @@ Property swizzle_bijection_property() {
 Property tma_compose_property() {
   return {"tma.vs_compose",
           "a TMA-swizzled tile load places every element where ComposeLayout.apply() and mma_shared_layout say", 200, [] {
-            const hw::Target& target = sm100();
+            const hw::Target& target = swizzle_sm100_target();
             const TmaCase tc = *gen_tma_case();
             if (!tc.mma) {
               // One box, any of the four TVM modes, any element size, dst 128-byte aligned only.

@@ -39,7 +39,7 @@ namespace tirx::props {
 
 namespace {
 
-const hw::Target& sm100() {
+const hw::Target& sm100_target() {
   static const hw::Target t = hw::load_target("sm_100a");
   return t;
 }
@@ -52,7 +52,7 @@ struct Issue {
 
 // The spec (h) table above.
 std::vector<Issue> spec_plan(const AtomPair& p, int warp, int regs_per_issue) {
-  const int lanes = sm100().tmem_subpartition_lanes();  // 32
+  const int lanes = sm100_target().tmem_subpartition_lanes();  // 32
   const int half = lanes / 2;                           // 16
   if (p.datapath == "F") return {{lanes * warp + half * p.sub_slab, 0}};
   if (p.instr_shape == "32x32b" || p.rows == 64) return {{lanes * warp, 0}};
@@ -72,7 +72,7 @@ Property tcgen05_atom_property() {
             const AtomPair p = *gen_atom_pair();
             const bool store = p.store;
             RC_TAG(fmt::format("{} {}-row {}", p.datapath, p.rows, store ? "st" : "ld"));
-            const hw::Target& target = sm100();
+            const hw::Target& target = sm100_target();
             const DType dt = DType::parse(p.dtype);
             const int bits = dt.bits, epb = 32 / bits;
             const TileLayout atom = tcgen05_atom_layout(p.instr_shape, p.rows, p.cols, dt);

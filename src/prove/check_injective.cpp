@@ -35,7 +35,7 @@ namespace tirx::prove {
 
 namespace {
 
-InjectivityAnswer run_engine(Engine e, const Layout& l, const CheckInput& in) {
+InjectivityAnswer run_injective_engine(Engine e, const Layout& l, const CheckInput& in) {
   switch (e) {
     case Engine::kGf2: return gf2::injective(l, in.scope);
     case Engine::kZ3: return z3engine::injective(l, in.scope, in.limits);
@@ -176,7 +176,7 @@ CheckResult check_injective(const CheckInput& in) {
   const bool by_bijection = layout.is_compose() && in.engine == Engine::kAuto && !in.cross_check;
   const Layout decided_on = by_bijection ? Layout(tile) : layout;
   auto attempt = [&](Engine e) {
-    CheckResult res = to_result(std::string(engine_name(e)), run_engine(e, decided_on, in));
+    CheckResult res = to_result(std::string(engine_name(e)), run_injective_engine(e, decided_on, in));
     if (by_bijection && (res.status == Status::kPass || res.status == Status::kFail)) {
       res.engine = "swizzle-bijection+" + res.engine;
       if (res.status == Status::kPass)

@@ -15,7 +15,7 @@ namespace tirx::prove::symbolic {
 namespace {
 
 template <class F>
-Answer guarded(const EngineLimits& limits, F&& body) {
+Answer guarded_pairs(const EngineLimits& limits, F&& body) {
   return z3enc::guarded<Answer>(limits, std::forward<F>(body));
 }
 
@@ -141,7 +141,7 @@ unsigned bits_of(std::int64_t v) { return bit_length(static_cast<u128>(v < 0 ? -
 
 Answer tmem_partition(const SymLayout& buffer, const SymLayout& fragment, const std::vector<ParamRange>& ranges,
                       const MachineLimits& ml, const EngineLimits& limits) {
-  return guarded(limits, [&] {
+  return guarded_pairs(limits, [&] {
     Answer ans;
     if (ml.warp_size < 1 || ml.warps_per_warpgroup < 1 || ml.tmem_lanes < 1) {
       ans.message = "the target has no tensor memory";
@@ -203,7 +203,7 @@ Answer tmem_partition(const SymLayout& buffer, const SymLayout& fragment, const 
 
 Answer equivalent(const SymLayout& a, const SymLayout& b, const std::vector<ParamRange>& ranges,
                   std::optional<std::int64_t> size, const EngineLimits& limits) {
-  return guarded(limits, [&] {
+  return guarded_pairs(limits, [&] {
     Answer ans;
     std::vector<SymExpr> extra;
     if (size) extra.emplace_back(*size);
@@ -277,7 +277,7 @@ Answer equivalent(const SymLayout& a, const SymLayout& b, const std::vector<Para
 }
 
 Answer tcol_base_outside(const SymExpr& col, int epb, const std::vector<ParamRange>& ranges, const EngineLimits& limits) {
-  return guarded(limits, [&] {
+  return guarded_pairs(limits, [&] {
     Answer ans;
     const std::int64_t top = std::int64_t{65536} * epb;
     const u128 mag = std::max<u128>(col.max_magnitude(ranges), static_cast<u128>(top));

@@ -32,7 +32,7 @@ namespace tirx::cli {
 
 namespace {
 
-struct Opts {
+struct ApplyOpts {
   std::string layout;
   std::vector<std::string> coords;
   std::string shape;
@@ -121,7 +121,7 @@ void check_domain(const Layout& l, const std::vector<std::int64_t>& x,
       bad(k, fmt::format("coordinate {} of shard iter {} is outside [0, {}) (its extent)", x[k], k, t.shard[k].extent));
 }
 
-int run_apply(const Opts& o) {
+int run_apply(const ApplyOpts& o) {
   Budget* budget = command_budget();
   const Layout l = parse_layout(o.layout, parse_params(o.params));
   l.validate();
@@ -217,7 +217,7 @@ int run_apply(const Opts& o) {
 }  // namespace
 
 void register_apply(CLI::App& app, int& exit_code) {
-  auto o = std::make_shared<Opts>();
+  auto o = std::make_shared<ApplyOpts>();
   CLI::App* cmd = app.add_subcommand("apply", "Map logical coordinates through a layout (TVM apply(), plus replicas)");
   cmd->add_option("layout", o->layout, "Layout in TIRx notation")->required();
   cmd->add_option("coord", o->coords,

@@ -21,7 +21,7 @@
 namespace tirx::cli {
 
 namespace {
-struct Opts {
+struct AuditOpts {
   std::vector<std::string> factories;
   std::string target = "sm_100a";
   bool json = false;
@@ -69,7 +69,7 @@ std::string text_of(const std::vector<prove::AuditFactoryReport>& reps) {
   return out;
 }
 
-int run_audit(const Opts& o) {
+int run_audit(const AuditOpts& o) {
   const hw::Target target = hw::load_target(o.target);
   if (!target.tmem)
     throw InputError("cli.usage",
@@ -116,7 +116,7 @@ int run_audit(const Opts& o) {
 }  // namespace
 
 void register_audit(CLI::App& app, int& exit_code) {
-  auto o = std::make_shared<Opts>();
+  auto o = std::make_shared<AuditOpts>();
   CLI::App* cmd = app.add_subcommand(
       "audit", "Sweep TVM's layout factories over their legal arguments and run every check on each result");
   cmd->add_option("--factory", o->factories,

@@ -41,7 +41,7 @@
 namespace tirx::cli {
 
 namespace {
-struct Opts {
+struct CheckOpts {
   std::string layout;
   std::string shape, dtype, scope = "unknown", target = "sm_100a", target_file;
   std::optional<std::int64_t> alloc_cols;
@@ -58,7 +58,7 @@ struct Opts {
   std::string render;  // --render FILE.svg
 };
 
-prove::CheckInput make_input(const Opts& o, const Env& env, const hw::Target& target) {
+prove::CheckInput make_input(const CheckOpts& o, const Env& env, const hw::Target& target) {
   prove::CheckInput in;
   in.text = o.layout;
   in.layout = parse_layout(o.layout, env);
@@ -127,7 +127,7 @@ int exit_code_of(const std::vector<prove::CheckResult>& results) {
 // Largest number of bindings a sweep visits.
 constexpr std::int64_t kMaxSweep = 65536;
 
-void print_single(const Opts& o, const prove::CheckInput& in, const std::vector<prove::CheckResult>& results) {
+void print_single(const CheckOpts& o, const prove::CheckInput& in, const std::vector<prove::CheckResult>& results) {
   if (o.json) {
     nlohmann::json j = {{"layout", o.layout}, {"resolved", print_layout(in.layout)}, {"checks", report::results_json(results)}};
     std::cout << dump_json(j, 2) << "\n";
@@ -137,7 +137,7 @@ void print_single(const Opts& o, const prove::CheckInput& in, const std::vector<
 }
 
 // Every check at every binding, folded (the first failing binding per check).
-std::vector<prove::CheckResult> sweep(const Opts& o, const std::vector<Env>& envs, const hw::Target& target) {
+std::vector<prove::CheckResult> sweep(const CheckOpts& o, const std::vector<Env>& envs, const hw::Target& target) {
   std::vector<std::pair<Env, std::vector<prove::CheckResult>>> runs;
   Pacer pace(command_budget(), "parameter sweep", static_cast<double>(envs.size()), "bindings");
   for (const Env& env : envs) {
@@ -159,7 +159,7 @@ std::vector<prove::CheckResult> sweep(const Opts& o, const std::vector<Env>& env
   return fold_sweep(runs, o.params);
 }
 
-int run_ranged(const Opts& o, const std::vector<ParamRange>& ranges, const hw::Target& target) {
+int run_ranged(const CheckOpts& o, const std::vector<ParamRange>& ranges, const hw::Target& target) {
   const __int128 count = binding_count(ranges);
   const bool sweepable = count <= kMaxSweep;
   const prove::Engine engine = prove::parse_engine(o.engine.engine);
@@ -312,7 +312,7 @@ int run_ranged(const Opts& o, const std::vector<ParamRange>& ranges, const hw::T
 // --render FILE: the first failed check drawn where it is (render/views.hpp build_finding), or
 // the layout's default view when nothing failed. Drawn before anything is printed, so that a
 // picture that cannot be drawn (render.size) is the command's one answer (exit 2).
-void write_picture(const Opts& o, const prove::CheckInput& in, const std::vector<prove::CheckResult>& results) {
+void write_picture(const CheckOpts& o, const prove::CheckInput& in, const std::vector<prove::CheckResult>& results) {
   const prove::CheckResult* first = nullptr;
   for (const auto& r : results)
     if (r.status == prove::Status::kFail) {
@@ -332,7 +332,7 @@ void write_picture(const Opts& o, const prove::CheckInput& in, const std::vector
                            o.render);
 }
 
-int run_check(const Opts& o) {
+int run_check(const CheckOpts& o) {
   const hw::Target target = o.target_file.empty() ? hw::load_target(o.target) : hw::load_target_file(o.target_file);
   const std::vector<ParamRange> ranges = param_ranges(o.params);
   if (binding_count(ranges) > 1) {
@@ -351,7 +351,7 @@ int run_check(const Opts& o) {
 }  // namespace
 
 void register_check(CLI::App& app, int& exit_code) {
-  auto o = std::make_shared<Opts>();
+  auto o = std::make_shared<CheckOpts>();
   CLI::App* cmd = app.add_subcommand("check", "Run every check on one layout");
   cmd->add_option("layout", o->layout, "Layout in TIRx notation")->required();
   cmd->add_option("--shape", o->shape, "Logical buffer shape D0,D1,...");

@@ -24,7 +24,7 @@
 namespace tirx::cli {
 
 namespace {
-struct Opts {
+struct EquivOpts {
   std::string a, b, shape;
   bool json = false;
   std::vector<std::string> params;
@@ -32,7 +32,7 @@ struct Opts {
   BudgetOpts budget;
 };
 
-prove::CheckInput make_input(const Opts& o, const Env& env) {
+prove::CheckInput make_equiv_input(const EquivOpts& o, const Env& env) {
   prove::CheckInput in;
   in.layout = parse_layout(o.a, env);
   in.layout.validate();
@@ -57,14 +57,14 @@ int exit_code_of(const prove::CheckResult& r) {
 }
 
 // Largest number of bindings a sweep visits (as check).
-constexpr std::int64_t kMaxSweep = 65536;
+constexpr std::int64_t kMaxEquivSweep = 65536;
 
 // A parameter range: layout.equivalent for every binding, symbolically (engine auto or z3, both
 // layouts in the symbolic subset: prove/symbolic.hpp run_symbolic_equivalent) and by a sweep of
-// at most kMaxSweep bindings; where both decide they must agree. Bad input at a binding stops.
-int run_ranged(const Opts& o, const std::vector<ParamRange>& ranges) {
+// at most kMaxEquivSweep bindings; where both decide they must agree. Bad input at a binding stops.
+int run_ranged(const EquivOpts& o, const std::vector<ParamRange>& ranges) {
   const __int128 count = binding_count(ranges);
-  const bool sweepable = count <= kMaxSweep;
+  const bool sweepable = count <= kMaxEquivSweep;
   const prove::Engine engine = prove::parse_engine(o.engine.engine);
   std::vector<std::string> names;
   for (const ParamRange& r : ranges) names.push_back(r.name);
@@ -86,7 +86,7 @@ int run_ranged(const Opts& o, const std::vector<ParamRange>& ranges) {
           if (__builtin_mul_overflow(prod, d, &prod)) throw NotSymbolic("the --shape product overflows int64", 0);
         si.shape_elems = prod;
       }
-      si.at = [&](const Env& env) { return make_input(o, env); };
+      si.at = [&](const Env& env) { return make_equiv_input(o, env); };
       // The symbolic readings must agree with the notation where both can be evaluated.
       Env first, last;
       for (const ParamRange& r : ranges) first[r.name] = r.lo, last[r.name] = r.last();
@@ -129,16 +129,16 @@ int run_ranged(const Opts& o, const std::vector<ParamRange>& ranges) {
     throw InputError("cli.usage",
                      fmt::format("--param ranges give more than {} bindings to sweep, and the symbolic engine cannot "
                                  "decide these layouts: {}",
-                                 kMaxSweep, why_not));
+                                 kMaxEquivSweep, why_not));
   std::optional<prove::CheckResult> swept;
   if (sweepable) {
-    const std::vector<Env> envs = expand_params(o.params, kMaxSweep);
+    const std::vector<Env> envs = expand_params(o.params, kMaxEquivSweep);
     std::vector<std::pair<Env, std::vector<prove::CheckResult>>> runs;
     Pacer pace(command_budget(), "parameter sweep", static_cast<double>(envs.size()), "bindings");
     for (const Env& env : envs) {
       command_budget()->check_time([&] { return pace.progress(); });
       pace.step();
-      runs.emplace_back(env, std::vector<prove::CheckResult>{run_one(make_input(o, env))});
+      runs.emplace_back(env, std::vector<prove::CheckResult>{run_one(make_equiv_input(o, env))});
     }
     swept = fold_sweep(runs, o.params).front();
   }
@@ -169,11 +169,11 @@ int run_ranged(const Opts& o, const std::vector<ParamRange>& ranges) {
   return exit_code_of(result);
 }
 
-int run_equiv(const Opts& o) {
+int run_equiv(const EquivOpts& o) {
   const std::vector<ParamRange> ranges = param_ranges(o.params);
   if (binding_count(ranges) <= 1) {
     const std::vector<Env> envs = expand_params(o.params);
-    const prove::CheckInput in = make_input(o, envs.front());
+    const prove::CheckInput in = make_equiv_input(o, envs.front());
     std::vector<prove::CheckResult> results{run_one(in)};
     if (o.json) {
       nlohmann::json j = {{"layout", o.a},
@@ -194,7 +194,7 @@ int run_equiv(const Opts& o) {
 }  // namespace
 
 void register_equiv(CLI::App& app, int& exit_code) {
-  auto o = std::make_shared<Opts>();
+  auto o = std::make_shared<EquivOpts>();
   CLI::App* cmd = app.add_subcommand("equiv", "Prove two layouts are the same map (layout.equivalent)");
   cmd->add_option("a", o->a, "First layout in TIRx notation")->required();
   cmd->add_option("b", o->b, "Second layout in TIRx notation")->required();

@@ -84,7 +84,7 @@ constexpr bool kChildMemoryLimit = false;
 constexpr bool kChildMemoryLimit = true;
 #endif
 
-struct Opts {
+struct ExtractOpts {
   std::string kernel;
   std::vector<std::string> params;
   std::string output, kernel_name, function, target, commit, source_path, instance;
@@ -252,7 +252,7 @@ ExtractError model_rejection(const InputError& e, const nlohmann::json& model, c
 }
 
 // The tool's answer turned into ours: a model written (0 or 3), or an error document.
-int finish(const Opts& o, const ChildResult& cr) {
+int finish(const ExtractOpts& o, const ChildResult& cr) {
   if (cr.interrupted_by != 0)
     throw ExtractError{"extract.interrupted",
                        fmt::format("tirx-verify received {} and passed it on to the extraction, which was stopped; no "
@@ -346,7 +346,7 @@ int finish(const Opts& o, const ChildResult& cr) {
   return rc;
 }
 
-int extract_main(const Opts& o) {
+int extract_main(const ExtractOpts& o) {
   if (!std::isfinite(o.time_limit_s) || o.time_limit_s <= 0 || o.time_limit_s > kMaxExtractSeconds)
     throw ExtractError{"cli.usage", fmt::format("--time-limit {} is outside (0, {:.0f}] seconds", o.time_limit_s,
                                                 kMaxExtractSeconds)};
@@ -410,7 +410,7 @@ int extract_main(const Opts& o) {
 }  // namespace
 
 void register_extract(CLI::App& app, int& exit_code) {
-  auto o = std::make_shared<Opts>();
+  auto o = std::make_shared<ExtractOpts>();
   CLI::App* cmd = app.add_subcommand(
       "extract", "Write a kernel model (format 2) from a TIRx kernel's Python source (docs/extract.md)");
   cmd->add_option("kernel", o->kernel, "The kernel's Python source file")->required();

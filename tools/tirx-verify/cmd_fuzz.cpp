@@ -42,7 +42,7 @@ constexpr int kMaxFuzzSize = 10000;
 // `fuzz --cases 100000000 --memory-limit 2048` reach that allocation inside its budget).
 constexpr std::int64_t kRapidCheckBytesPerCase = sizeof(std::vector<std::string>);
 
-struct Opts {
+struct FuzzOpts {
   std::optional<std::uint64_t> seed;
   int cases = 1000;
   int max_size = 100;
@@ -53,7 +53,7 @@ struct Opts {
   BudgetOpts budget;
 };
 
-int run_fuzz(const Opts& o) {
+int run_fuzz(const FuzzOpts& o) {
   if (o.list) {
     if (o.json) {
       nlohmann::json j = nlohmann::json::array();
@@ -155,7 +155,7 @@ int run_fuzz(const Opts& o) {
 }  // namespace
 
 void register_fuzz(CLI::App& app, int& exit_code) {
-  auto o = std::make_shared<Opts>();
+  auto o = std::make_shared<FuzzOpts>();
   CLI::App* cmd = app.add_subcommand("fuzz", "Run the property campaign: tirx-verify cross-checks itself on random layouts");
   cmd->add_option("--seed", o->seed, "Random seed (default: a fresh one, printed)")->transform(uint_range(0));
   cmd->add_option("--cases", o->cases, "Successful cases per property (at most 10^8)")

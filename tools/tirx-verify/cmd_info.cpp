@@ -21,7 +21,7 @@
 namespace tirx::cli {
 
 namespace {
-struct Opts {
+struct InfoOpts {
   std::string layout;
   std::string axis;
   bool cuda = false;
@@ -30,7 +30,7 @@ struct Opts {
   BudgetOpts budget;
 };
 
-nlohmann::json info_json(const Opts& o, const Layout& l, const LayoutInfo& info, const std::vector<AxisInfoOf>& axes) {
+nlohmann::json info_json(const InfoOpts& o, const Layout& l, const LayoutInfo& info, const std::vector<AxisInfoOf>& axes) {
   nlohmann::json ax = nlohmann::json::array();
   for (const AxisInfoOf& a : axes)
     ax.push_back({{"axis", std::string(a.axis.name())}, {"kind", a.axis.is_thread() ? "thread" : "memory"},
@@ -67,7 +67,7 @@ void print_text(const Layout& l, const LayoutInfo& info, const std::vector<AxisI
 }  // namespace
 
 void register_info(CLI::App& app, int& exit_code) {
-  auto o = std::make_shared<Opts>();
+  auto o = std::make_shared<InfoOpts>();
   CLI::App* cmd = app.add_subcommand("info", "Size, span per axis, scope, canonical form and well-formedness of a layout");
   cmd->add_option("layout", o->layout, "Layout in TIRx notation")->required();
   cmd->add_option("--axis", o->axis, "Report this axis only (laneid, TCol, m, ...)");

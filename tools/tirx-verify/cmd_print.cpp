@@ -10,7 +10,7 @@
 namespace tirx::cli {
 
 namespace {
-struct Opts {
+struct PrintOpts {
   std::string layout;
   std::string style = "builder";
   bool canonical = false;
@@ -22,7 +22,7 @@ struct Opts {
 }  // namespace
 
 void register_print(CLI::App& app, int& exit_code) {
-  auto o = std::make_shared<Opts>();
+  auto o = std::make_shared<PrintOpts>();
   CLI::App* cmd = app.add_subcommand("print", "Print a layout in builder or TVM notation");
   cmd->add_option("layout", o->layout, "Layout in TIRx notation")->required();
   cmd->add_option("--style", o->style, "builder (S[...] + R[...]) or tvm (T.TileLayout(...))")

@@ -27,7 +27,7 @@
 namespace tirx::cli {
 
 namespace {
-struct Opts {
+struct RenderOpts {
   std::string layout, shape, dtype, scope = "unknown", target = "sm_100a", view = "auto", color_by = "auto";
   std::vector<std::string> marks;
   std::optional<std::int64_t> alloc_cols;
@@ -40,7 +40,7 @@ struct Opts {
   BudgetOpts budget;
 };
 
-int run_render(const Opts& o) {
+int run_render(const RenderOpts& o) {
   const hw::Target target = hw::load_target(o.target);
   prove::CheckInput in;
   in.text = o.layout;
@@ -101,7 +101,7 @@ int run_render(const Opts& o) {
 }  // namespace
 
 void register_render(CLI::App& app, int& exit_code) {
-  auto o = std::make_shared<Opts>();
+  auto o = std::make_shared<RenderOpts>();
   CLI::App* cmd = app.add_subcommand("render", "Draw a layout: logical tile, TMEM grid, shared-memory banks or threads (SVG or text)");
   cmd->add_option("layout", o->layout, "Layout in TIRx notation")->required();
   cmd->add_option("--shape", o->shape, "Logical shape D0,D1,... (default: the shard extents as rows x last)");

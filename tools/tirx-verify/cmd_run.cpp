@@ -28,7 +28,7 @@
 namespace tirx::cli {
 
 namespace {
-struct Opts {
+struct RunOpts {
   std::vector<std::string> paths;
   bool json = false;
   std::string format = "text";
@@ -54,11 +54,11 @@ void write_text(const std::string& path, const std::string& text) {
   write_output_file(path, text, "cli.usage", "report file");
 }
 
-int run_run_checked(const Opts& o);
+int run_run_checked(const RunOpts& o);
 
 // True when `out` is one of the run's inputs: a model path given, a *.json file below a model
 // directory given, or the baseline. Never written over, not even with an error report.
-bool names_an_input(const Opts& o, const std::string& out) {
+bool names_an_input(const RunOpts& o, const std::string& out) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::path canon = fs::weakly_canonical(out, ec);
@@ -80,7 +80,7 @@ bool names_an_input(const Opts& o, const std::string& out) {
 // a baseline that does not parse) still writes its report file — an error notification / an
 // error test case naming the check id — then answers as before (exit 2): a CI step that uploads
 // the file finds one.
-int run_run(const Opts& o) {
+int run_run(const RunOpts& o) {
   try {
     return run_run_checked(o);
   } catch (const InputError& e) {
@@ -98,7 +98,7 @@ int run_run(const Opts& o) {
   }
 }
 
-int run_run_checked(const Opts& o) {
+int run_run_checked(const RunOpts& o) {
   const auto t0 = std::chrono::steady_clock::now();
   report::RunOptions ropt;
   ropt.fail_on = prove::parse_severity(o.fail_on);
@@ -187,7 +187,7 @@ int run_run_checked(const Opts& o) {
 }  // namespace
 
 void register_run(CLI::App& app, int& exit_code) {
-  auto o = std::make_shared<Opts>();
+  auto o = std::make_shared<RunOpts>();
   CLI::App* cmd = app.add_subcommand("run", "Check every buffer layout and op of kernel model files (default: models/kernels)");
   cmd->add_option("paths", o->paths, "Model files or directories");
   CLI::Option* format =

@@ -43,7 +43,7 @@ namespace tirx::kernel::checks {
 
 namespace {
 
-constexpr std::int64_t kMaxPoints = std::int64_t{1} << 20;  // region elements x replicas per op
+constexpr std::int64_t kMaxBankPoints = std::int64_t{1} << 20;  // region elements x replicas per op
 
 // One element as a thread moves it: its position in the thread's registers and its address.
 struct Slot {
@@ -223,10 +223,10 @@ class BankCheck {
       finding_ = na(fmt::format("regions '{}' and '{}' differ in size", ta_.smem->text, ta_.regs->text));
       return false;
     }
-    if (rs.points() > kMaxPoints || ss.size() > kMaxPoints) {
+    if (rs.points() > kMaxBankPoints || ss.size() > kMaxBankPoints) {
       finding_ = make(prove::Status::kUndecided,
                       fmt::format("enumeration limit: {} elements x {} replicas (at most {})", rs.size(), rs.replicas(),
-                                  kMaxPoints));
+                                  kMaxBankPoints));
       return false;
     }
     std::vector<std::int64_t> addr(static_cast<std::size_t>(ss.size()));

@@ -31,7 +31,7 @@
 // part of an earlier unread write is the bug of tile-ai/tilelang PR #2952 (a tcgen05.ld segment
 // re-using the registers of the previous one) and fails with both register ranges.
 //
-// Work: O(region elements x replicas) per access, units in flat arrays; at most kMaxPoints per
+// Work: O(region elements x replicas) per access, units in flat arrays; at most kMaxCoverageUnits per
 // storage root (beyond: undecided naming the limit).
 #include <algorithm>
 #include <cstdlib>
@@ -56,7 +56,7 @@ namespace tirx::kernel::checks {
 
 namespace {
 
-constexpr std::int64_t kMaxPoints = std::int64_t{1} << 23;  // units walked per storage root
+constexpr std::int64_t kMaxCoverageUnits = std::int64_t{1} << 23;  // units walked per storage root
 
 enum class Space { kShared, kGlobal, kTmem, kLocal, kOther };
 
@@ -325,9 +325,9 @@ class Coverage {
         RegionSweep sw(b, *a.acc.region);
         a.replicas = sw.replicas();
         r.points = checked_add(r.points, checked_mul(sw.points(), a.units_per_elem));
-        if (r.points > kMaxPoints) {
+        if (r.points > kMaxCoverageUnits) {
           r.undecided = true;
-          r.why_not = fmt::format("enumeration limit: the ops touch more than {} storage units of '{}'", kMaxPoints,
+          r.why_not = fmt::format("enumeration limit: the ops touch more than {} storage units of '{}'", kMaxCoverageUnits,
                                   ctx_.model->buffers[root].name);
           return;
         }

@@ -42,7 +42,7 @@ namespace tirx::kernel::checks {
 
 namespace {
 
-constexpr std::int64_t kMaxPoints = std::int64_t{1} << 20;
+constexpr std::int64_t kMaxFragmentPoints = std::int64_t{1} << 20;
 
 KernelFinding finding(const KernelContext& ctx, std::size_t i, prove::Status s, std::string msg,
                       std::vector<std::string> related) {
@@ -205,9 +205,9 @@ std::optional<KernelFinding> check_ldmatrix(const KernelContext& ctx, std::size_
                                sb->model->dtype, rb->model->name, rb->model->dtype),
                    related);
   RegionSweep ss(*sb, l.smem);
-  if (ss.points() > kMaxPoints)
+  if (ss.points() > kMaxFragmentPoints)
     return finding(ctx, i, prove::Status::kUndecided,
-                   fmt::format("enumeration limit: {} elements (at most {})", ss.points(), kMaxPoints), related);
+                   fmt::format("enumeration limit: {} elements (at most {})", ss.points(), kMaxFragmentPoints), related);
   std::vector<std::int64_t> addr(static_cast<std::size_t>(ss.size()));
   ss.for_each([&](std::int64_t e, std::int64_t r, const Coord& c) {
     if (r == 0) addr[static_cast<std::size_t>(e)] = smem_bit_of(*sb, c) / 8;

@@ -34,7 +34,7 @@ namespace tirx::kernel::checks {
 
 namespace {
 
-constexpr std::int64_t kMaxPoints = std::int64_t{1} << 22;
+constexpr std::int64_t kMaxSfPoints = std::int64_t{1} << 22;
 constexpr int kByteBits = 8;
 
 bool has_image(std::span<const TmemCell> imgs, const TmemCell& c) {
@@ -515,7 +515,7 @@ KernelFinding cp_sf(const KernelContext& ctx, ImageCache& cache, std::size_t i, 
 
 std::vector<KernelFinding> sf_layout(const KernelContext& ctx) {
   std::vector<KernelFinding> out;
-  ImageCache cache(ctx, kMaxPoints);
+  ImageCache cache(ctx, kMaxSfPoints);
   const std::vector<bool> roots = sf_roots(ctx);
   for (std::size_t i = 0; i < ctx.model->ops.size(); ++i) {
     const Op& op = ctx.op(i);

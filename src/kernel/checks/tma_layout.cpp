@@ -45,7 +45,7 @@ namespace tirx::kernel::checks {
 
 namespace {
 
-constexpr std::int64_t kMaxRegionElements = std::int64_t{1} << 20;
+constexpr std::int64_t kMaxTmaRegionElements = std::int64_t{1} << 20;
 constexpr std::int64_t kMaxBoxPieces = std::int64_t{1} << 23;
 
 // One tensor map and the instructions issued with it.
@@ -100,7 +100,7 @@ struct Sides {
   }
 };
 
-nlohmann::json bits_json(std::int64_t bit) {
+nlohmann::json tma_bits_json(std::int64_t bit) {
   if (bit % 8 == 0) return bit / 8;
   return {{"byte", floor_div(bit, 8)}, {"bit", floor_mod(bit, 8)}};
 }
@@ -216,7 +216,7 @@ Verdict simulate(const KernelContext& ctx, const TmaRun& run, const Sides& sd) {
             std::vector<std::int64_t> tc(rank);
             for (std::size_t i = 0; i < rank; ++i) tc[i] = tensor_coord(is, e, i);
             v.witness["outside"] = {{"issue", k},         {"box_element", e},     {"tensor_coords", tc},
-                                    {"global_byte", bits_json(gbit)}, {"tma_byte", bits_json(tbit)}};
+                                    {"global_byte", tma_bits_json(gbit)}, {"tma_byte", tma_bits_json(tbit)}};
           }
           continue;
         }
@@ -230,9 +230,9 @@ Verdict simulate(const KernelContext& ctx, const TmaRun& run, const Sides& sd) {
                                      {"box_element", e},
                                      {"global_element", sd.global_coord(hit->index)},
                                      {"smem_element", sd.sr->coord(hit->index)},
-                                     {"global_byte", bits_json(gbit)},
-                                     {"tma_byte", bits_json(tbit)},
-                                     {"layout_byte", bits_json(expected)}};
+                                     {"global_byte", tma_bits_json(gbit)},
+                                     {"tma_byte", tma_bits_json(tbit)},
+                                     {"layout_byte", tma_bits_json(expected)}};
           }
         }
         if (hit->bit_off == 0) covered[static_cast<std::size_t>(hit->index)] = 1;
@@ -348,10 +348,10 @@ Prepared prepare(const KernelContext& ctx, std::size_t op_index, const Region& g
                            fmt::format("the layout of '{}' did not parse: {}", b->model->name, b->layout_error));
       return p;
     }
-  sd.gb = region_bits(*sd.g, global, kMaxRegionElements, /*want_bits=*/false);  // only inverted
+  sd.gb = region_bits(*sd.g, global, kMaxTmaRegionElements, /*want_bits=*/false);  // only inverted
   std::int64_t offset = 0;
   for (const Region* r : sd.grows) {
-    sd.row_bits.push_back(region_bits(*sd.g, *r, kMaxRegionElements));
+    sd.row_bits.push_back(region_bits(*sd.g, *r, kMaxTmaRegionElements));
     if (!sd.row_bits.back().ok()) {
       p.early = op_finding(ctx, op_index, prove::Status::kUndecided, sd.row_bits.back().why_not);
       return p;
@@ -360,7 +360,7 @@ Prepared prepare(const KernelContext& ctx, std::size_t op_index, const Region& g
     offset += r->size();
   }
   for (const RegionBits& rb : sd.row_bits) sd.row_index.push_back(std::make_unique<BitIndex>(rb));
-  sd.sb = region_bits(*sd.s, smem, kMaxRegionElements);
+  sd.sb = region_bits(*sd.s, smem, kMaxTmaRegionElements);
   for (const RegionBits* rb : {&sd.gb, &sd.sb})
     if (!rb->ok()) {
       p.early = op_finding(ctx, op_index, prove::Status::kUndecided, rb->why_not);
@@ -380,7 +380,7 @@ Prepared prepare(const KernelContext& ctx, std::size_t op_index, const Region& g
   }
   sd.gi.emplace(sd.gb);
   if (!sd.gi->usable()) {
-    sd.gb = region_bits(*sd.g, global, kMaxRegionElements);
+    sd.gb = region_bits(*sd.g, global, kMaxTmaRegionElements);
     sd.gi.emplace(sd.gb);
   }
   return p;

@@ -45,7 +45,7 @@ std::string datapath_factory(Datapath d, std::int64_t n, int base_lane) {
                      d == Datapath::F && base_lane == 16 ? ", sub_slab=1" : "");
 }
 
-bool has_image(std::span<const TmemCell> imgs, const TmemCell& c) {
+bool has_mma_image(std::span<const TmemCell> imgs, const TmemCell& c) {
   return std::find(imgs.begin(), imgs.end(), c) != imgs.end();
 }
 
@@ -77,7 +77,7 @@ std::int64_t d_mismatches(const KernelContext& ctx, const TmemImageTable& tt, co
         const std::int64_t idx = (tiles[t].row0 + m) * cols + tiles[t].col0 + n;
         const hw::AccumulatorCell& c = cells[static_cast<std::size_t>(m) * n_mma + n];
         const auto imgs = tt.of(flats[static_cast<std::size_t>(idx)]);
-        if (has_image(imgs, TmemCell{c.lane, c.col, 0})) continue;
+        if (has_mma_image(imgs, TmemCell{c.lane, c.col, 0})) continue;
         if (!first) return 1;  // caller only asks whether all agree
         ++bad;
         if (!*first) *first = DMismatch{idx, m, n, c, imgs.empty() ? TmemCell{} : imgs.front(), t};
@@ -221,7 +221,7 @@ void a_problems(const KernelContext& ctx, ImageCache& cache, const Region& regio
           const auto cells = hw::a_operand_cells(*ctx.target, d, m, k, b.elem_bits, tiles[t].base);
           std::size_t miss_at = cells.size();
           for (std::size_t c = 0; c < cells.size() && miss_at == cells.size(); ++c)
-            if (!has_image(imgs, TmemCell{cells[c].lane, cells[c].col, cells[c].bit})) miss_at = c;
+            if (!has_mma_image(imgs, TmemCell{cells[c].lane, cells[c].col, cells[c].bit})) miss_at = c;
           if (miss_at == cells.size()) continue;
           const Miss mi{idx, m, k, cells[miss_at], imgs.empty() ? TmemCell{} : imgs.front(), t};
           // Only the upper bank's copy is missing and another part of the same buffer is there:
