@@ -1591,8 +1591,8 @@ def class_value(st: ast.ClassDef, env: dict, ev: "Evaluator", why: str):
     dc = py_classes.dataclass_def(st, env)
     if dc is not None:
         return dc
-    if not st.decorator_list and not st.keywords:
-        import tile_class  # a plain class (a megakernel tile task): its attributes and methods (tile_class.py)
+    import tile_class  # a plain class (a megakernel tile task): its attributes and methods (tile_class.py)
+    if (not st.decorator_list or tile_class.meta_decorated(st)) and not st.keywords:
         return tile_class.ClassValue(st, env, [env.get(b.id) if isinstance(b, ast.Name) else None
                                                for b in st.bases])
     u = Unresolved(st.name, st.lineno, why)
