@@ -97,22 +97,15 @@ def _lazy_star(ev: Evaluator, node) -> list:
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and
                 isinstance(ev.env.get(node.func.id), FuncValue)):
             raise
-    fv = ev.env[node.func.id]
-    body = fv.node.body
-    if not body or not isinstance(body[-1], ast.Return) or not isinstance(body[-1].value, (ast.Tuple, ast.List)):
-        raise ConvertError(f"*{ast.unparse(node)}: its helper does not end in a tuple display")
-    args, kwargs = ev.call_args(node, lazy=True)
-    env = dict(fv.closure)
-    bind_arguments(fv.node, args, kwargs, env, ev)
-    sub = Evaluator(env, ev.depth + 1)
+    import tuple_return  # the helper run to its final display, element by element (tuple_return.py)
     try:
-        run_straight(body[:-1], env, sub)
-    except _Return:
+        fv, ret = tuple_return.display_of(ev, node)
+    except tuple_return.NotThisForm as e:
+        raise ConvertError(str(e)) from None
+    try:
+        return tuple_return.elements(ev, node, fv, ret)
+    except tuple_return.Whole:
         raise ConvertError(f"*{ast.unparse(node)}: its helper returns before its last statement") from None
-    ret = body[-1].value
-    if any(isinstance(e, ast.Starred) for e in ret.elts):
-        raise ConvertError(f"*{ast.unparse(node)}: a starred element in its return")
-    return [eval_or_unresolved(sub, e, f"element {k} of {node.func.id}(...)", e.lineno) for k, e in enumerate(ret.elts)]
 
 
 def _is_constexpr(p: ast.arg) -> bool:

@@ -1191,7 +1191,13 @@ def run_straight(body: list, env: dict, ev: Evaluator, budget: list | None = Non
         if isinstance(st, ast.Expr) and __import__("reg_values").run(st, env, ev):
             continue
         if isinstance(st, ast.Assign):
-            v = _straight_value(ev, st.value, "/".join(n for t in st.targets for n in names_of(t)), st.lineno)
+            import tuple_return  # `a, b = helper(...)`: the helper's final tuple display element by element
+            try:
+                if len(st.targets) != 1:
+                    raise tuple_return.NotThisForm("chained assignment")
+                v = tuple_return.unpack(ev, st.targets[0], st.value, st.lineno)
+            except tuple_return.NotThisForm:
+                v = _straight_value(ev, st.value, "/".join(n for t in st.targets for n in names_of(t)), st.lineno)
             for t in st.targets:
                 if isinstance(t, ast.Subscript):
                     try:
@@ -1585,8 +1591,8 @@ def class_value(st: ast.ClassDef, env: dict, ev: "Evaluator", why: str):
     dc = py_classes.dataclass_def(st, env)
     if dc is not None:
         return dc
-    if not st.decorator_list and not st.keywords:
-        import tile_class  # a plain class (a megakernel tile task): its attributes and methods (tile_class.py)
+    import tile_class  # a plain class (a megakernel tile task): its attributes and methods (tile_class.py)
+    if (not st.decorator_list or tile_class.meta_decorated(st)) and not st.keywords:
         return tile_class.ClassValue(st, env, [env.get(b.id) if isinstance(b, ast.Name) else None
                                                for b in st.bases])
     u = Unresolved(st.name, st.lineno, why)

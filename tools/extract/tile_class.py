@@ -21,7 +21,8 @@ method read from an instance is bound to it, a classmethod to the class):
 
     value        meaning
     -----------  ----------------------------------------------------------------------------
-    ClassValue   a class of the file (or of a module it imports): class attributes (its body's
+    ClassValue   a class of the file (or of a module it imports), undecorated or `@T.meta_class`
+                 (meta_decorated): class attributes (its body's
                  assignments, evaluated in order), methods, bases (ClassValue; a base the
                  extraction did not read makes a missing attribute unresolved, naming it)
     Instance     an instance: `attrs` set by `__init__` (run with kernel_env.run_straight) and by
@@ -37,10 +38,23 @@ from __future__ import annotations
 import ast
 import copy
 
-from corpus_notation import ConvertError, dotted
+from corpus_notation import ConvertError, dotted, strip_builder
 
 ENTRY = (("class_init", "cls"), ("init", "self"), ("run", "self"), ("class_finalize", "cls"))
 DRIVER = "the megakernel driver (megakernel/utils/base.py), not this file"
+
+
+def meta_decorated(st: ast.ClassDef) -> bool:
+    """Is the class decorated exactly `@T.meta_class` (the builder namespace's)?  TVM's decorator
+    (apache/tvm 5d4dc87 python/tvm/tirx/script/builder/ir.py:2898-2945) returns the class itself:
+    it wraps `__init__` (a construction scope that refuses TVM resources the instance does not
+    own), `__setattr__` (a scalar wrapper stored as its scalar) and `__init_subclass__` (the same
+    for subclasses) and adds two marker attributes; every other class attribute and method is the
+    body's, so the class reads as a plain one."""
+    if len(st.decorator_list) != 1:
+        return False
+    name = dotted(st.decorator_list[0]) or ""
+    return name != "meta_class" and strip_builder(name) == "meta_class"
 
 
 class ClassValue:
@@ -95,7 +109,7 @@ class ClassValue:
         return out
 
     def unread_bases(self) -> list:
-        """Each base along the MRO that is not a ClassValue, with why (a decorated class such as
+        """Each base along the MRO that is not a ClassValue, with why (a decorated class other than
         `@T.meta_class` is not evaluated: the decorator's effect is not modelled)."""
         out = []
         for c in self.mro():
