@@ -315,6 +315,10 @@ def region_from(p, count: int, what: str, box=None) -> str:
     n = len(shape)
     if box is not None:
         dims = [d for d in reversed(box)]
+        if len(dims) > n and [d for d in dims if d != 1]:
+            # a 3-d box (64, 1, 128) of one head in a 2-d stage buffer: its extent-1 dimensions add no
+            # elements, the rest is placed at p (kernel.tma-layout compares every byte of the placement)
+            dims = [d for d in dims if d != 1]
         if math.prod(dims) == count and len(dims) <= n and \
                 all(p.coords[n - len(dims) + i] + d <= shape[n - len(dims) + i] for i, d in enumerate(dims)):
             k0 = n - len(dims)
@@ -374,11 +378,15 @@ def tma_ops(call, text, env, ex) -> list[dict]:
     if ws is None:
         raise ConvertError("the issuing thread's warp is not determined (no thread index fixes the CTA's warps)")
 
+    import runtime_data  # a coordinate that is runtime data: bound under the instance (runtime_data.py)
+    use = (f"the smallest legal value of an index: it is a TMA coordinate at line {call.lineno}")
+
     def operands(e):
         p = _ptr(e.value(smem_node), "the shared-memory operand")
         if gather:
-            return p, (e.as_int(coord_nodes[0]),), tuple(tma_forms.gather4_rows(e, coord_nodes[1:]))
-        return p, tuple(e.as_int(c) for c in coord_nodes), None
+            return p, (runtime_data.coord(e, coord_nodes[0], 0, use),), \
+                tuple(tma_forms.gather4_rows(e, coord_nodes[1:], call.lineno))
+        return p, runtime_data.coords(e, coord_nodes, [0] * len(coord_nodes), use), None
 
     out = []
     for group, (p, coords, rows) in group_warps(per_warp(operands, env, ws)):
