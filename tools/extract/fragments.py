@@ -83,6 +83,8 @@ class RegArray:
 class RegElem:
     def __init__(self, array: RegArray, index: int):
         self.array, self.index = array, index
+        self.site = getattr(array, "site", None)  # the helper call that made the array (runtime_data)
+
 
     def __repr__(self) -> str:
         return f"{self.array.name}[{self.index}] (a register: a runtime value)"

@@ -275,12 +275,11 @@ class Walker:
                     env[n] = Unresolved(n, line, str(e))
 
     def walk_stmt(self, st, env, defs, called, cond):
-        outer = runtime_data.STATE.get("site")
-        runtime_data.STATE["site"] = (self.ex.current_file(), st)  # where a helper's register is made
+        runtime_data.STACK.append((self.ex.current_file(), st))  # where a helper's register is made
         try:
             return self._walk_stmt_at(st, env, defs, called, cond)
         finally:
-            runtime_data.STATE["site"] = outer
+            runtime_data.STACK.pop()
 
     def _walk_stmt_at(self, st, env, defs, called, cond):
         flow_state.CURRENT["stmt"] = st
@@ -361,6 +360,7 @@ class Walker:
                     # one register array per allocation site (an unrolled loop meets it again)
                     key = (ex.current_file(), st.lineno, names[0])
                     env[names[0]] = ex.reg_arrays.setdefault(key, arr)
+                    env[names[0]].site = runtime_data.call_site(st)  # a helper's: where it was called
                     return
             if isinstance(value, ast.Call) and len(names) == 1:
                 got = tir_buffers.match_buffer(value, env, ev, ex, names[0], st.lineno)

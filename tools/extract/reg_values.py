@@ -63,7 +63,7 @@ def new_array(call, ev, line: int, name: str):
     if arr is not None:
         arr.values = {}
         import runtime_data
-        arr.site = runtime_data.STATE.get("site")  # the walked statement whose helper call made it
+        arr.site = runtime_data.STACK[-1] if runtime_data.STACK else None  # the walked statement calling it
     return arr
 
 

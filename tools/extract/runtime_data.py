@@ -64,8 +64,21 @@ def set_tree(tree, file_label: str) -> None:
 
 # -- roots ------------------------------------------------------------------------------------
 
-def _reg_key(array, index: int) -> tuple:
-    site = getattr(array, "site", None)
+STACK: list = []     # (file, statement) of the statements being walked, outermost first (kernel_walk)
+
+
+def call_site(alloc_st):
+    """For a register array allocated by `alloc_st` (the innermost walked statement): the walked
+    statement that called the helper holding it (the innermost one that does not contain alloc_st's
+    line), or None when the kernel function itself allocates it (every enclosing statement holds it)."""
+    for f, st in reversed(STACK[:-1] if STACK and STACK[-1][1] is alloc_st else STACK):
+        if not (st.lineno <= alloc_st.lineno <= (getattr(st, "end_lineno", None) or st.lineno)):
+            return f, st
+    return None
+
+
+def _reg_key(array, index: int, site="array") -> tuple:
+    site = getattr(array, "site", None) if site == "array" else site
     return ("reg", array.name, array.line, index, None if site is None else (site[0], site[1].lineno))
 
 
@@ -81,12 +94,12 @@ def root_key(v):
     import fragments
     from kernel_env import Unresolved
     if isinstance(v, fragments.RegElem):
-        return _reg_key(v.array, v.index), _info(None, v.array)
+        return _reg_key(v.array, v.index, v.site), dict(_info(None, v.array), site=v.site)
     if isinstance(v, Unresolved):
         r = v.root()
         reg = getattr(r, "reg", None)
         if isinstance(reg, fragments.RegElem):
-            return _reg_key(reg.array, reg.index), _info(None, reg.array)
+            return _reg_key(reg.array, reg.index, reg.site), dict(_info(None, reg.array), site=reg.site)
         if r.line is not None and r.reason.startswith("declared without a value"):
             key = ("scalar", r.name, r.line)
             return key, _info(key)
@@ -104,11 +117,15 @@ def coord(ev, node, value: int, use: str) -> int:
     try:
         v = ev.value(node)
     except UnresolvedError as e:
-        _want(root_key(e.item), value, use)
+        why = _want(root_key(e.item), value, use)
+        r = e.item.root()
+        if why and NOT_BOUND not in r.reason:
+            r.reason += f"; {NOT_BOUND}: {why}"
         raise
     if isinstance(v, bool) or not isinstance(v, int):
-        _want(root_key(v), value, use)
-        raise ConvertError(f"{ast.unparse(node)!r} is not an integer (got {v!r})")
+        why = _want(root_key(v), value, use)
+        raise ConvertError(f"{ast.unparse(node)!r} is not an integer (got {v!r})"
+                           + (f"; {NOT_BOUND}: {why}" if why else ""))
     return v
 
 
@@ -126,10 +143,23 @@ def coords(ev, nodes, values, use: str) -> tuple:
     return tuple(out)
 
 
-def _want(root, value: int, use: str) -> None:
+NOT_BOUND = "runtime data the representative instance does not bind"
+
+
+def _want(root, value: int, use: str):
+    """Want the root (the next walk binds it), or say why the screen refuses it."""
     import kernel_env
-    if root is not None and kernel_env.convention_on() and root[0] not in BOUND:
-        WANTED.setdefault(root[0], dict(root[1], value=value, use=use))
+    if root is None or not kernel_env.convention_on() or root[0] in BOUND:
+        return None
+    key, info = root
+    if key not in REFUSED and key not in WANTED:
+        why = screen(key, info)
+        if why is not None:
+            REFUSED[key] = why
+    if key in REFUSED:
+        return REFUSED[key]
+    WANTED.setdefault(key, dict(info, value=value, use=use))
+    return None
 
 
 def next_round() -> bool:
@@ -140,10 +170,6 @@ def next_round() -> bool:
     new = False
     for key, w in sorted(WANTED.items(), key=lambda kv: str(kv[0])):
         if key in BOUND or key in REFUSED:
-            continue
-        why = screen(key, w)
-        if why is not None:
-            REFUSED[key] = why
             continue
         BOUND[key] = {"value": w["value"], "use": w["use"], "site": w["site"]}
         new = True
@@ -174,8 +200,8 @@ def _read(key):
     site = b["site"]
     if site is not None:  # a helper's register: the value of the helper call in that statement
         line = site[1].lineno
-        what = (f"runtime data: {_short(site[1])} (line {line}) reads {describe(key)}, the register the helper "
-                f"fills at run time (declared at line {key[2]} of {site[0] if key[4] is None else 'its module'})")
+        what = (f"runtime data: {_short(site[1])} (line {line}) reads {describe(key)}, a register the helper it "
+                f"calls fills at run time (declared at the helper's line {key[2]})")
     elif key[0] == "reg":
         line = key[2]
         what = (f"runtime data: {describe(key)}, a register of the array declared at line {line}, holds what "
