@@ -11,7 +11,9 @@ the instance, like CTA 0 and a runtime loop's first iteration:
 
   * the ROOT is what the walk could not evaluate: a TIR scalar declared without a value
     (`x: T.int32`, kernel_walk) or one register of a register array (`T.alloc_local((n,), "int32")`,
-    fragments.RegElem), named with the line of its declaration;
+    fragments.RegElem), named with the line of its declaration -- and, for an array a helper
+    allocates, the walked statement that called the helper (`call_site`): two calls of one helper
+    (`ld_shared_i32(meta, 1)`, `ld_shared_i32(meta, 3)`) are two roots;
   * a root is wanted only when an op's TMA coordinate (or gather4 row) depends on it (`coord`,
     instr_ops.tma_ops); the extraction then runs again with the wanted roots bound from the start
     (`next_round`, extract.run: at most MAX_ROUNDS walks), so what is computed from them (mqa's
@@ -29,8 +31,10 @@ the instance, like CTA 0 and a runtime loop's first iteration:
     through it), pass it to a tcgen05 / TMEM instruction or keyword (`tmem_addr=`, a TMEM address),
     assign it an address expression (`.data`, `allocated_addr`, `get_tmem_addr`, `cvta`,
     `ptr_byte_offset`), or load it from a buffer whose address the file takes (tcgen05.alloc's
-    result buffer).  A root the screen refuses stays unresolved as before.
-Only the kernel file itself is screened (a use in another module is not read; docs/extract.md).
+    result buffer) -- nor may any name assigned from an expression that reads it.  A root the
+    screen refuses stays unresolved as before, its reason saying why.
+The screen reads the kernel function holding the root and the file's top-level functions it calls
+(a use in another module is not read; a helper called from another module is refused).
 """
 from __future__ import annotations
 
