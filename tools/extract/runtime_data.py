@@ -39,7 +39,6 @@ The screen reads the kernel function holding the root and the file's top-level f
 from __future__ import annotations
 
 import ast
-import re
 
 from corpus_notation import ConvertError, dotted
 
