@@ -101,3 +101,28 @@ def resolve(v):
         raise ConvertError(f"{n} bytes after {p.buf.name}{list(p.coords)}: no element of {p.buf.name} starts at "
                            f"byte {target // 8} of its storage (its layout {p.buf.layout})")
     return Ptr(p.buf, tuple(got))
+
+
+def tma_origin(v, p):
+    """The element a TMA box written at the address `v` starts with: the TMA swizzles the absolute
+    shared address it writes (PTX ISA §5.5.7), so box element 0 lands where the layout puts the
+    element whose offset BEFORE the swizzle is that address, not at the element the address holds
+    after it (`p`, resolve's answer).  They differ for an address inside a swizzle atom
+    (sparse_atten_fwd's gather4 rows 512 bytes into a 1024-byte 128B atom: the address holds
+    s_q[4, 32], the box starts with s_q[4, 0]).  `p` when v is no byte offset or no swizzle moves it."""
+    from fragments import Ptr
+    from tmem_cp import SmemPtr
+    if type(v) is not SmemPtr or not isinstance(v.ptr, Ptr) or v.nbytes == 0 or not isinstance(p, Ptr):
+        return p
+    import layout_text
+    buf = p.buf
+    lay = layout_text.parse(buf.layout)
+    if lay.swizzle is None:
+        return p
+    fwd, back = element_bits(buf)
+    bits = DTYPE_BITS[buf.dtype]
+    at = back[tuple(p.coords)]
+    if at % bits:
+        return p
+    got = fwd.get(_swizzle(at // bits, lay.swizzle) * bits)
+    return p if got is None else Ptr(buf, tuple(got))

@@ -485,6 +485,8 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
     except (ValueError, RecursionError, MemoryError) as e:
         raise InputError("extract.syntax", f"{file_label}: not parsable as Python: {e}") from None
     set_source_dir(source_dir)
+    import runtime_data
+    runtime_data.set_tree(tree, os.path.basename(file_label))  # the file the address screen reads (runtime_data.py)
     import op_alias
     op_alias.normalise(tree)  # `cp = Tx.copy_async; cp(...)`, keyword operands (op_alias.py)
     kernel_env.SETTINGS.update(instance=instance, serial_iterations=serial_iterations, target=target,
@@ -910,9 +912,15 @@ def run(args) -> int:
         try:
             if not 0 <= args.serial_iterations <= 256:
                 raise InputError("cli.usage", f"--serial-iterations {args.serial_iterations}: not in 0..256")
-            result = run_deep(lambda: extract(source, path, overrides, args.function,
-                                              os.path.dirname(os.path.abspath(path)), args.instance,
-                                              args.serial_iterations, args.target))
+            import runtime_data
+            runtime_data.reset()
+            for _round in range(runtime_data.MAX_ROUNDS):
+                # runtime data an op's coordinate needs: the walk again with it bound (runtime_data.py)
+                result = run_deep(lambda: extract(source, path, overrides, args.function,
+                                                  os.path.dirname(os.path.abspath(path)), args.instance,
+                                                  args.serial_iterations, args.target))
+                if not runtime_data.next_round():
+                    break
         except RecursionError as e:
             line = innermost_line(e.__traceback__)
             where = f"{path}:{line}" if line else path

@@ -70,16 +70,21 @@ class RegArray:
         self.frag: dict | None = None          # {"shape", "map": {(i, e): (lane, slot)}, "trans", "dtype"}
         self.views: dict = {}                  # "T" -> BufferRef of the transposed view
         self.c_fragment = False                # the mma.sync C fragment
+        self.site = None                       # (file, statement) whose helper call made it (reg_values)
 
     def __getitem__(self, i):
         if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < self.n:
             raise ConvertError(f"{self.name}[{i!r}] is not one of its {self.n} registers")
-        return RegElem(self, i)
+        import runtime_data  # runtime data the representative instance binds (runtime_data.py)
+        b = runtime_data.bound_reg(self, i)
+        return RegElem(self, i) if b is None else b
 
 
 class RegElem:
     def __init__(self, array: RegArray, index: int):
         self.array, self.index = array, index
+        self.site = getattr(array, "site", None)  # the helper call that made the array (runtime_data)
+
 
     def __repr__(self) -> str:
         return f"{self.array.name}[{self.index}] (a register: a runtime value)"
@@ -88,9 +93,11 @@ class RegElem:
         # arithmetic on a register's content: the value a thread holds at run time, not a number
         from kernel_env import Unresolved, UnresolvedError
         name = f"{getattr(self.array, 'name', 'register')}[{self.index}]"
-        raise UnresolvedError(Unresolved(name, getattr(self.array, "line", None),
-                                         "the content of a register (a runtime value, e.g. an address tcgen05.alloc "
-                                         "wrote), not fixed by the source"))
+        u = Unresolved(name, getattr(self.array, "line", None),
+                       "the content of a register (a runtime value, e.g. an address tcgen05.alloc "
+                       "wrote), not fixed by the source")
+        u.reg = self  # the register itself (runtime_data.root_key)
+        raise UnresolvedError(u)
 
     __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __and__ = __rand__ = __or__ = __ror__ = \
         __lshift__ = __rshift__ = __floordiv__ = __mod__ = _runtime

@@ -315,6 +315,10 @@ def region_from(p, count: int, what: str, box=None) -> str:
     n = len(shape)
     if box is not None:
         dims = [d for d in reversed(box)]
+        if len(dims) > n and [d for d in dims if d != 1]:
+            # a 3-d box (64, 1, 128) of one head in a 2-d stage buffer: its extent-1 dimensions add no
+            # elements, the rest is placed at p (kernel.tma-layout compares every byte of the placement)
+            dims = [d for d in dims if d != 1]
         if math.prod(dims) == count and len(dims) <= n and \
                 all(p.coords[n - len(dims) + i] + d <= shape[n - len(dims) + i] for i, d in enumerate(dims)):
             k0 = n - len(dims)
@@ -374,16 +378,23 @@ def tma_ops(call, text, env, ex) -> list[dict]:
     if ws is None:
         raise ConvertError("the issuing thread's warp is not determined (no thread index fixes the CTA's warps)")
 
+    import runtime_data  # a coordinate that is runtime data: bound under the instance (runtime_data.py)
+    use = (f"the smallest legal value of an index: it is a TMA coordinate at line {call.lineno}")
+
     def operands(e):
-        p = _ptr(e.value(smem_node), "the shared-memory operand")
+        raw = e.value(smem_node)
+        p = _ptr(raw, "the shared-memory operand")
+        import byte_addr  # the box's first element under the swizzle (byte_addr.tma_origin)
+        p = (p, byte_addr.tma_origin(raw, p))
         if gather:
-            return p, (e.as_int(coord_nodes[0]),), tuple(tma_forms.gather4_rows(e, coord_nodes[1:]))
-        return p, tuple(e.as_int(c) for c in coord_nodes), None
+            return p, (runtime_data.coord(e, coord_nodes[0], 0, use),), \
+                tuple(tma_forms.gather4_rows(e, coord_nodes[1:], call.lineno))
+        return p, runtime_data.coords(e, coord_nodes, [0] * len(coord_nodes), use), None
 
     out = []
-    for group, (p, coords, rows) in group_warps(per_warp(operands, env, ws)):
+    for group, ((p, origin), coords, rows) in group_warps(per_warp(operands, env, ws)):
         if rows is not None:
-            out.append(_gather4_op(tm, p, coords[0], list(rows), group, rest))
+            out.append(_gather4_op(tm, p, coords[0], list(rows), group, rest, origin))
             continue
         import tma_bytes
         inbox = tma_bytes.in_bounds(tm, coords)  # the part inside the map's dims (zero fill / clipped)
@@ -399,7 +410,7 @@ def tma_ops(call, text, env, ex) -> list[dict]:
         # moves box[1] rows of box[0] elements: the box placed at p when it fits the shared buffer's
         # last two dimensions (o_smem[0:64, 64:128] for a 64 x 64 box at o_smem[0, 64]), as for a
         # plain view; kernel.tma-layout compares every byte, so a wrong placement is a finding
-        smem = region_from(p, box, "the shared box",
+        smem = region_from(origin, box, "the shared box",
                            inbox if per == 1 and (_plain_view(tm) or len(tm.box) == 2) else None)
         op.update({"tensor_map": tm.model(), "coords": list(coords), "global": g, "smem": smem,
                    "smem_address": ptr_text(p)})
@@ -414,7 +425,7 @@ def tma_ops(call, text, env, ex) -> list[dict]:
     return out
 
 
-def _gather4_op(tm: TensorMap, p, col: int, rows: list[int], group, rest: str) -> dict:
+def _gather4_op(tm: TensorMap, p, col: int, rows: list[int], group, rest: str, origin=None) -> dict:
     """A `.tile::gather4` load (tma_forms.py): `global` is the four rows' regions (each the map's
     {box[0], 1} box at (col, row)), `smem` the 4 x box[0] elements from the pointer."""
     import tma_forms
@@ -422,7 +433,7 @@ def _gather4_op(tm: TensorMap, p, col: int, rows: list[int], group, rest: str) -
     per = DTYPE_BITS[tm.dtype] // DTYPE_BITS[tm.buf.dtype]
     row_box = [tm.box[0], 1]
     glob = [_global_region(tm, (col, r), row_box) for r in rows]
-    smem = region_from(p, tm.box[0] * tma_forms.GATHER_ROWS * per, "the shared rows",
+    smem = region_from(origin or p, tm.box[0] * tma_forms.GATHER_ROWS * per, "the shared rows",
                        [tm.box[0], tma_forms.GATHER_ROWS] if per == 1 else None)
     op = {"kind": "tma.load", "warps": group}
     if "cta_group::2" in rest:

@@ -29,6 +29,7 @@ import loop_first
 import loop_jumps
 import tmem_ops
 import op_sites
+import runtime_data
 import scoping
 import smem_placement
 import tile_class
@@ -274,6 +275,13 @@ class Walker:
                     env[n] = Unresolved(n, line, str(e))
 
     def walk_stmt(self, st, env, defs, called, cond):
+        runtime_data.STACK.append((self.ex.current_file(), st))  # where a helper's register is made
+        try:
+            return self._walk_stmt_at(st, env, defs, called, cond)
+        finally:
+            runtime_data.STACK.pop()
+
+    def _walk_stmt_at(self, st, env, defs, called, cond):
         flow_state.CURRENT["stmt"] = st
         flow_pool.before_statement(st, env)  # SMEMPool offsets (flow_pool.py)
         if isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
@@ -306,9 +314,11 @@ class Walker:
                     if n in ex.overrides:
                         env[n] = ex.overrides[n]
                     elif isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name):
-                        # one TIR variable, shared with the @T.inline bodies that see it (tvm_classes.py)
+                        # one TIR variable, shared with the @T.inline bodies that see it (tvm_classes.py);
+                        # runtime data the representative instance binds holds its value (runtime_data.py)
+                        b = runtime_data.bound_scalar(n, st.lineno)
                         env[n] = tvm_classes.TirLocal(n, st.lineno, ex.warps, Unresolved(
-                            n, st.lineno, "declared without a value (a runtime variable)"))
+                            n, st.lineno, "declared without a value (a runtime variable)") if b is None else b)
                         env[n].lane_depth = len(ex.lane_changes)
                     else:
                         env[n] = Unresolved(n, st.lineno, "declared without a value (a runtime variable)")
@@ -350,6 +360,7 @@ class Walker:
                     # one register array per allocation site (an unrolled loop meets it again)
                     key = (ex.current_file(), st.lineno, names[0])
                     env[names[0]] = ex.reg_arrays.setdefault(key, arr)
+                    env[names[0]].site = runtime_data.call_site(st)  # a helper's: where it was called
                     return
             if isinstance(value, ast.Call) and len(names) == 1:
                 got = tir_buffers.match_buffer(value, env, ev, ex, names[0], st.lineno)

@@ -42,8 +42,9 @@ def _ptx_text(call: ast.Call, env: dict | None = None) -> str | None:
         if isinstance(f.slice, ast.Constant) and isinstance(f.slice.value, str):
             return f.slice.value
         v = env.get(f.slice.id) if env is not None and isinstance(f.slice, ast.Name) else None
-        if v is None and env is not None and isinstance(f.slice, ast.JoinedStr):
-            # T.ptx[f"tcgen05.dealloc.cta_group::{CTA_GROUP}..."]: the text, when the source fixes it
+        if v is None and env is not None and isinstance(f.slice, (ast.JoinedStr, ast.Subscript)):
+            # T.ptx[f"tcgen05.dealloc.cta_group::{CTA_GROUP}..."], T.ptx[_MMA_CHAIN[kind]] (a table of
+            # instruction texts): the text, when the source fixes it
             from kernel_env import Evaluator
             try:
                 v = Evaluator(env).value(f.slice)

@@ -62,6 +62,8 @@ def new_array(call, ev, line: int, name: str):
     arr = fragments.reg_array(call, ev, line, name)
     if arr is not None:
         arr.values = {}
+        import runtime_data
+        arr.site = runtime_data.STACK[-1] if runtime_data.STACK else None  # the walked statement calling it
     return arr
 
 

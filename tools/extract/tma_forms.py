@@ -83,15 +83,22 @@ def gather4_form(text: str, rank: int, load: bool, tm) -> None:
         raise ConvertError(f"{text!r}: .tile::gather4 with .multicast::cluster is not modelled")
 
 
-def gather4_rows(ev, nodes) -> list[int]:
-    """The four row coordinates, each a value the source fixes; else ConvertError naming it."""
-    rows = []
-    for k, node in enumerate(nodes):
+def gather4_rows(ev, nodes, line: int = 0) -> list[int]:
+    """The four row coordinates, each a value the source fixes; else ConvertError naming it.  A row
+    that is runtime data is bound to k under the representative instance (runtime_data.py: the
+    four rows of a gather are then the distinct rows 0, 1, 2, 3)."""
+    import runtime_data
+    rows, first = [], None
+    for k, node in enumerate(nodes):  # every row, so that one walk finds every runtime root
         try:
-            rows.append(ev.as_int(node))
+            rows.append(runtime_data.coord(ev, node, k, (
+                f"gather4 row {k} at line {line}: the rows of one gather are taken to be the distinct rows 0, 1, 2, 3, "
+                "the smallest distinct ones, so that kernel.tma-layout still sees which row lands where")))
         except ConvertError as e:
-            raise ConvertError(f"gather4 row coordinate {k} ({ast.unparse(node)}) is not a value the source fixes: "
-                               f"{e}") from None
+            first = first or ConvertError(f"gather4 row coordinate {k} ({ast.unparse(node)}) is not a value the "
+                                          f"source fixes: {e}")
+    if first is not None:
+        raise first
     return rows
 
 
