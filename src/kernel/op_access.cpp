@@ -22,7 +22,7 @@ std::vector<RegionAccess> op_accesses(const Op& op, const KernelModel& m) {
           } else {
             if (d.is_gather4())
               for (const Region& r : d.global_rows) read(r);
-            else
+            else if (!d.global.buffer.empty())  // empty: a box wholly outside the tensor (a fill)
               read(d.global);
             write(d.smem);
           }

@@ -226,6 +226,43 @@ TEST(TmaLayout, Gather4ModelErrorsNameTheOp) {
   bad(gather4_op("128B", "[64, 1]", "[5, 17, 2, 900]", kRows, "tma.store"), "is a load form");
 }
 
+// A load box wholly outside the tensor (columns 1024.. of a 1024-column tensor) reads no global
+// memory: its model omits `global`, and the check passes it with nothing to compare.
+std::string outside_op(const std::string& coords, const std::string& kind = "tma.load") {
+  return fmt::format(R"([{{"name": "fill", "kind": "{}", "tensor_map": {{"dtype": "float16", "dims": [1024, 1024],
+     "strides_bytes": [2048], "box": [64, 128], "swizzle": "128B"}}, "coords": {}, "smem": "S"}}])",
+                     kind, coords);
+}
+
+TEST(TmaLayout, ABoxWhollyOutsideTheTensorFillsAndReadsNothing) {
+  auto l = load(model("float16", "[1024, 1024]", "S[(1024,1024):(1024,1)]", "[128, 64]", k128B, 1024,
+                      outside_op("[1024, 0]")));
+  const KernelFinding f = the_finding(*l, "kernel.tma-layout", "fill");
+  EXPECT_EQ(f.status, prove::Status::kPass) << f.message;
+  EXPECT_NE(f.message.find("lies wholly outside the tensor's dims [1024, 1024]: the TMA fills its 8192 elements "
+                           "with zeros and reads no global memory"),
+            std::string::npos)
+      << f.message;
+  EXPECT_EQ(l->model.ops.at(0).reads, std::vector<std::string>{});
+  EXPECT_EQ(l->model.ops.at(0).writes, std::vector<std::string>{"S"});
+}
+
+TEST(TmaLayout, AnOmittedGlobalIsRefusedUnlessTheBoxIsWhollyOutside) {
+  auto bad = [&](const std::string& ops, const std::string& what) {
+    try {
+      load(model("float16", "[1024, 1024]", "S[(1024,1024):(1024,1)]", "[128, 64]", k128B, 1024, ops));
+      ADD_FAILURE() << "accepted: " << what;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.check_id(), "model.schema");
+      EXPECT_NE(e.message().find("ops[0]"), std::string::npos) << e.message();
+      EXPECT_NE(e.message().find(what), std::string::npos) << e.message();
+    }
+  };
+  // one column of the box inside (960 + 64 = 1024 ends at the edge: columns 960..1023 are inside)
+  bad(outside_op("[960, 0]"), "the box at coords [960, 0] has elements inside the tensor's dims [1024, 1024]");
+  bad(outside_op("[1024, 0]", "tma.store"), "global");  // a store always names its global region
+}
+
 TEST(LowerTma, OneBoxForAnAtomWideTile) {
   auto l = load(copy_model("[1024, 1024]", "S[(1024,1024):(1024,1)]", "[2, 128, 64]",
                            R"(mma_shared_layout(\"float16\", SwizzleMode.SWIZZLE_128B_ATOM, (2, 128, 64)))", "S[1, :, :]",

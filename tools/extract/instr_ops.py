@@ -397,9 +397,12 @@ def tma_ops(call, text, env, ex) -> list[dict]:
             out.append(_gather4_op(tm, p, coords[0], list(rows), group, rest, origin))
             continue
         import tma_bytes
+        per = DTYPE_BITS[tm.dtype] // DTYPE_BITS[tm.buf.dtype]  # buffer elements per map element
+        if load and tma_bytes.wholly_outside(tm, coords):
+            out.append(_filled_box_op(tm, p, origin, coords, group, rest, ranks, per))
+            continue
         inbox = tma_bytes.in_bounds(tm, coords)  # the part inside the map's dims (zero fill / clipped)
         g = _global_region(tm, coords, inbox)
-        per = DTYPE_BITS[tm.dtype] // DTYPE_BITS[tm.buf.dtype]  # buffer elements per map element
         box = math.prod(inbox) * per
         op = {"kind": "tma.load" if load else "tma.store", "warps": group}
         if "cta_group::2" in rest:
@@ -423,6 +426,24 @@ def tma_ops(call, text, env, ex) -> list[dict]:
                             f"`global` / `smem` name its in-bounds part {inbox} (zero fill / clipped)")
         out.append(op)
     return out
+
+
+def _filled_box_op(tm: TensorMap, p, origin, coords, group, rest: str, ranks, per: int) -> dict:
+    """A tma.load whose box lies wholly outside the map's dims (tinygemm2's last K slot at K=720): it
+    reads no global memory and fills the whole box (zeros; NaN under oob_fill nan), so the model has
+    no `global` and `smem` names the filled box (docs/model-format.md)."""
+    op = {"kind": "tma.load", "warps": group}
+    if "cta_group::2" in rest:
+        op["cta_group"] = 2
+    if ranks is not None:
+        op["multicast"] = ranks
+    smem = region_from(origin, math.prod(tm.box) * per, "the shared box",
+                       list(tm.box) if per == 1 and (_plain_view(tm) or len(tm.box) == 2) else None)
+    op.update({"tensor_map": tm.model(), "coords": list(coords), "smem": smem, "smem_address": ptr_text(p)})
+    op["notes"] = (f"tensor map {tm.name} from cuTensorMapEncodeTiled at line {tm.line}; the box {list(tm.box)} at "
+                   f"{list(coords)} lies wholly outside the map's dims {list(tm.dims)}: it reads no global memory "
+                   f"and fills the box")
+    return op
 
 
 def _gather4_op(tm: TensorMap, p, col: int, rows: list[int], group, rest: str, origin=None) -> dict:

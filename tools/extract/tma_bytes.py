@@ -53,6 +53,12 @@ def map_dtype(dtype: str, force_cu_dtype: int | None, buf) -> tuple[str, str | N
     return dtype, note
 
 
+def wholly_outside(tm, coords) -> bool:
+    """True when the box at coords has no element inside the map's dims (some dimension starts at
+    or past its extent, or ends at or before 0): a load then reads nothing and fills the box."""
+    return any(c >= n or c + b <= 0 for c, b, n in zip(coords, tm.box, tm.dims))
+
+
 def in_bounds(tm, coords) -> list[int]:
     """The box's extent per dimension inside the map's dims (the box starts at coords)."""
     out = []

@@ -81,6 +81,19 @@ void parse_tma(ObjectReader& o, Op& op, OpEnv& env) {
       o.fail("smem", fmt::format("region '{}' has {} elements but the four global rows have {}; they correspond "
                                  "element by element",
                                  t.smem.text, t.smem.size(), total));
+  } else if (!o.has("global") && !t.store) {
+    // A box wholly outside the tensor (some dimension starts at or past its extent, or ends at or
+    // before 0) reads no global memory: the TMA fills all of it (zeros, or NaN under oob_fill nan;
+    // cuTensorMapEncodeTiled's oobFill; PTX ISA 9.1 §5.5 Tensors, out-of-bound access of the bounding box). Its model has no
+    // `global`, and `smem` names the filled box. A box with any element inside must name it.
+    const TensorMapModel& tm = t.tensor_map;
+    bool outside = false;
+    for (std::size_t d = 0; d < t.coords.size() && d < tm.dims.size(); ++d)
+      outside = outside || t.coords[d] >= tm.dims[d] || t.coords[d] + tm.box[d] <= 0;
+    if (!outside)
+      o.fail("global", fmt::format("is missing; the box at coords {} has elements inside the tensor's dims {} (only a "
+                                   "tma.load whose box lies wholly outside them reads no global memory and omits it)",
+                                   coord_text(t.coords), coord_text(tm.dims)));
   } else {
     t.global = env.region(o, "global", kGlobalScope);
     if (t.global.size() != t.smem.size())
@@ -91,7 +104,7 @@ void parse_tma(ObjectReader& o, Op& op, OpEnv& env) {
   t.smem_address = env.opt_address(o, "smem_address", kSharedScopes, false);
   t.multicast = o.int_array("multicast", 0, 15, false);
   (t.store ? op.reads : op.writes).push_back(t.smem.buffer);
-  (t.store ? op.writes : op.reads).push_back(t.global.buffer);
+  if (!t.global.buffer.empty()) (t.store ? op.writes : op.reads).push_back(t.global.buffer);
   op.data = std::move(t);
 }
 
