@@ -22,6 +22,8 @@ from lazy_module import LazyModule  # noqa: E402
 host_launch = LazyModule("host_launch")
 kern_grid = LazyModule("kern_grid")
 role_order = LazyModule("role_order")
+role_sched = LazyModule("role_sched")
+barrier_phase = LazyModule("barrier_phase")
 import fragments
 import instr_ops
 import kern_forms
@@ -87,6 +89,9 @@ class Extraction:
         self.sampled_loops: list = []     # T.serial loops walked for their first iterations only
         self.state_log: list = []         # per sampled loop being walked: the state objects it changed
         self.returned_warps: frozenset = frozenset()  # warps that left the function walked (`return` in a warp branch)
+        self.lane_sets: dict | None = None  # warp -> lanes executing the statement, inside lane branches (warps.branch_lanes)
+        barrier_phase.reset()             # mbarrier phases of this walk (barrier_phase.py)
+        role_sched.reset()
 
     def executing_warps(self) -> list[int] | None:
         """The CTA warps that execute the current statement, or None when not determined."""
@@ -276,6 +281,8 @@ class Walker:
     def walk_stmt(self, st, env, defs, called, cond):
         flow_state.CURRENT["stmt"] = st
         flow_pool.before_statement(st, env)  # SMEMPool offsets (flow_pool.py)
+        if isinstance(st, (ast.Assign, ast.AnnAssign, ast.Expr)):
+            barrier_phase.address_uses(st, env, st.lineno)  # a barrier address given to raw PTX (barrier_phase.py)
         if isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             try:
                 return self._walk_stmt(st, env, defs, called, cond)
@@ -433,6 +440,12 @@ class Walker:
                 return
             if isinstance(st.value, ast.Call) and smem_placement.pool_statement(st.value, env):
                 return
+            if isinstance(st.value, ast.Call):
+                got = barrier_phase.statement(st.value, env, ex, cond, st.lineno)  # mbarrier phases (barrier_phase.py)
+                if got is not None and got[0] == "wait":
+                    role_sched.wait(ex, got, st.lineno)  # suspends this role until the phase completes (role_sched.py)
+                elif got is not None and st.value.func.attr == "arrive":
+                    role_sched.after_arrive(ex)
             if isinstance(st.value, ast.Call) and self.state_call(st.value, env, cond):
                 return
             if isinstance(st.value, ast.Call):
@@ -864,16 +877,30 @@ class Walker:
         if lane_dep:
             ex.lane_changes.append({})
         returned = set()
+        lanes = warps_mod.branch_lanes(test, env, taken | not_taken, Evaluator, getattr(ex, "lane_sets", None)) \
+            if lane_dep else None
+        if lane_dep and lanes is None:
+            lanes = ({w: None for w in taken}, {w: None for w in not_taken})
+        saved_lanes = getattr(ex, "lane_sets", None)
         try:
-            for branch, ws in ((body, taken), (orelse, not_taken)):
+            arms = []
+            for side, (branch, ws) in enumerate(((body, taken), (orelse, not_taken))):
                 if branch and ws and ends_in_return(branch):
                     returned |= ws  # these warps leave the function here: later statements are not theirs
                 if branch and ws:
-                    ex.warps, ex.warps_line = ws, line
-                    tvm_classes.WALK["warps"] = ws
-                    # a test on thread indices is a TIR expression: each branch is a frame (scoping.py)
-                    self.framed(env, line, "if statement", lambda b=branch: self.walk_body(b, env, defs, called, cond))
+                    def arm(b=branch, ws=ws, side=side):
+                        ex.warps, ex.warps_line = ws, line
+                        tvm_classes.WALK["warps"] = ws
+                        if lanes is not None:
+                            ex.lane_sets = lanes[side]
+                        # a test on thread indices is a TIR expression: each branch is a frame (scoping.py)
+                        self.framed(env, line, "if statement", lambda: self.walk_body(b, env, defs, called, cond))
+                    arms.append((branch, arm))
+            if not role_sched.fork(ex, self, env, arms):  # sibling roles ordered by their waits (role_sched.py)
+                for _b, arm in arms:
+                    arm()
         finally:
+            ex.lane_sets = saved_lanes
             ex.warps, ex.warps_line = saved
             ex.returned_warps = ex.returned_warps | frozenset(returned)
             if ex.returned_warps:

@@ -137,9 +137,7 @@ class PipeState:
                 st += 1
                 if st == self.depth:
                     st, ph = 0, ph ^ 1
-                    why = why or (f"warp {w}'s copy wrapped around the {self.depth}-slot ring within the walked "
-                                  "pass (reusing a slot waits for the consumer warps, whose ops the one-pass walk "
-                                  "places later)")
+                    why = why or wrap_reason(w, self.depth)
             else:
                 ph ^= 1
             self.copies[w] = (st, ph, why)
@@ -157,6 +155,21 @@ class PipeState:
     def lose(self, line: int, why: str) -> None:
         if self.stale is None:
             self.stale = (line, why)
+
+
+def wrap_reason(w, depth: int, where: str = "within the walked pass") -> str | None:
+    """Why a per-warp copy that wrapped its ring is not followed, or None when it is.  The reuse of a
+    slot waits for the consumer warps' release; when the warp's role is walked as a coroutine whose
+    waits were all decided (role_sched.py), the walk has placed that release before the reuse (or
+    the reuse waits on nothing the other roles do), so the copy's stage is its real one."""
+    import role_sched
+    ok, lost = role_sched.ordered(None)
+    if ok:
+        return None
+    base = f"warp {w}'s copy wrapped around the {depth}-slot ring {where} (reusing a slot waits for the consumer warps"
+    if lost is not None:
+        return f"{base}, and {lost}: the walk does not establish the order of its release and the reuse)"
+    return f"{base}, whose ops the one-pass walk places later)"
 
 
 class SmemDescObj:
