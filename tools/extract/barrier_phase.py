@@ -249,30 +249,63 @@ def statement(call, env, ex, cond, line: int):
     return ("other",)
 
 
+def _tma_completion(call, env) -> bool:
+    """`T.ptx["cp.async.bulk.tensor....mbarrier::complete_tx::bytes"](..., B.ptr_to([i]))`: a TMA copy
+    that completes its bytes on that slot (no arrival: the phase still needs its arrive.expect_tx)."""
+    from kernel_env import Evaluator
+    f = call.func
+    if not isinstance(f, ast.Subscript) or (ast.unparse(f.value) not in ("T.ptx", "Tx.ptx")):
+        return False
+    try:
+        text = Evaluator(env).value(f.slice)
+    except Exception:  # noqa: BLE001 - not a fixed instruction string
+        return False
+    return isinstance(text, str) and text.startswith("cp.async.bulk.tensor.") and "mbarrier::complete_tx" in text
+
+
+BENIGN = ("depth", "phase_offset", "stages", "full", "empty", "buf")
+
+
+def _root(node):
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
 def address_uses(st, env, line: int) -> None:
-    """A barrier slot's address used outside a copy's `mbar=` option (mapa, a raw mbarrier.arrive,
-    ...): arrivals the walk does not see, so the barrier's state is no longer followed."""
-    if not any(isinstance(n, ast.Attribute) and n.attr == "ptr_to" for n in ast.walk(st)):
+    """A barrier used other than by its own init / wait / arrive, a copy's `mbar=` option or a TMA
+    instruction's mbarrier operand -- its slot address given to mapa or a raw `mbarrier.arrive`, a
+    `remote_view(rank)` arrived on through another object: arrivals the walk does not see, so the
+    barrier's state is no longer followed (its waits are undecided, never blocking on an arrive
+    that happened unseen)."""
+    import tvm_pipeline
+    roots = [n for n in ast.walk(st) if isinstance(n, ast.Attribute) and
+             isinstance(env.get(_root(n)), tvm_pipeline.VALUE_TYPES)]
+    if not roots:
         return
     parents = {}
     for n in ast.walk(st):
         for c in ast.iter_child_nodes(n):
             parents[id(c)] = n
-    for n in ast.walk(st):
-        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "ptr_to"):
+    for n in roots:
+        if n.attr in BENIGN:
             continue
-        base = n.func.value
-        if isinstance(base, ast.Attribute) and base.attr == "buf":
-            base = base.value
-        bar = _barrier_of(base, env)
+        bar = _barrier_of(n.value.value if isinstance(n.value, ast.Attribute) and n.value.attr == "buf" else n.value,
+                          env)
         if bar is None:
             continue
         p = parents.get(id(n))
-        if isinstance(p, ast.keyword) and p.arg == "mbar":
+        if n.attr in ("init", "arrive", "wait") and isinstance(p, ast.Call) and p.func is n:
             continue
-        if isinstance(p, ast.Dict):
-            k = next((k for k, v in zip(p.keys, p.values) if v is n), None)
-            if isinstance(k, ast.Constant) and k.value == "mbar":
+        if n.attr == "ptr_to" and isinstance(p, ast.Call) and p.func is n:
+            call, pp = p, parents.get(id(p))
+            if isinstance(pp, ast.keyword) and pp.arg == "mbar":
                 continue
-        phases().lose(bar, f"{bar.label}: its slot address is used at line {line} by an instruction the "
-                      "extraction does not follow (arrivals there are not seen)")
+            if isinstance(pp, ast.Call) and call in pp.args and _tma_completion(pp, env):
+                continue
+            if isinstance(pp, ast.Dict):
+                k = next((k for k, v in zip(pp.keys, pp.values) if v is call), None)
+                if isinstance(k, ast.Constant) and k.value == "mbar":
+                    continue
+        phases().lose(bar, f"{bar.label}: used at line {line} other than by its init / wait / arrive "
+                      f"({ast.unparse(n)[:80]}): arrivals there are not seen")

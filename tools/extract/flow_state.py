@@ -320,8 +320,8 @@ def exit_state(frame, obj, iterations: int, finished: bool) -> bool:
         if k is not None and why is None and depth > 1 and st0 + iterations * d >= depth:
             # a per-warp copy that wraps around its ring in the loop's iterations: the ring-wrap rule of
             # PipeState.advance_copies (no wrap inside the walked iteration, so d < depth is its real step)
-            why = tvm_classes.wrap_reason(k, depth, f"in the T.serial loop at line {frame.line} ({iterations} "
-                                          "iterations;").replace("iterations; (", "iterations; ")
+            # (judged when read: tvm_classes.wrap_reason)
+            why = ("wrap", k, depth, f"in the T.serial loop at line {frame.line} ({iterations} iterations;")
         final[k] = _state((ps[0] + iterations * d) % modulus, depth) + (why,)
     base = final.pop(None)
     obj.stage, obj.phase = base[0], base[1]

@@ -273,6 +273,9 @@ def wait(ex, got, line: int) -> None:
                   f"{bar.label} slot {idx} for parity {parity}")
     me.pred = lambda: ph.passes(bar, idx, parity) is not False
     _yield(s, me)
+    why = ph.passes(bar, idx, parity)
+    if isinstance(why, str) and me.order_lost is None:  # let go because the slot is no longer followed
+        me.order_lost = (line, f"the wait at line {line} is not decided ({why})")
 
 
 UNSCHEDULED: dict = {}   # an undecided or blocking wait met outside any coroutine (first one)
