@@ -248,10 +248,63 @@ class Walker:
                 i += len(run)
                 continue
             st = body[i]
+            run = self.warp_if_run(body, i, env)  # consecutive ifs taken by disjoint warps: sibling roles
+            if run and role_sched.fork(self.ex, self, env, [
+                    (s.body, lambda s=s: self.walk_stmt(s, env, defs, called, loop_jumps.effective_cond(self.ex, self,
+                                                                                                      cond)))
+                    for s in run]):
+                i += len(run)
+                continue
             self.walk_stmt(st, env, defs, called, loop_jumps.effective_cond(self.ex, self, cond))
             if isinstance(st, (ast.Break, ast.Continue)) or getattr(st, "_endless", False):
                 return  # what follows in this block never runs (loop_jumps.py)
             i += 1
+
+    def warp_if_run(self, body: list, i: int, env: dict) -> list:
+        """body[i], body[i+1], ...: consecutive `if` statements without else whose tests depend only on
+        thread indices and are taken by pairwise disjoint warps (flash_attention4's `if warp_id == 1:`,
+        `if warp_id == 2:`, `if warp_id == 0:` inside its wg 3 branch): each warp runs only its own
+        body, so they are sibling warp roles (role_sched.py) -- when at least two of them and one
+        contains a barrier wait; else []."""
+        ex = self.ex
+        cands = []
+        for st in body[i:]:
+            if not isinstance(st, ast.If):
+                break
+            cands.append(st)
+        if len(cands) < 2 or ex.num_warps is None or not role_sched.STATE["enabled"] or \
+                not role_sched._has_wait([c.body for c in cands]):
+            return []
+        current = ex.warps if ex.warps is not None else frozenset(range(ex.num_warps))
+        run, seen = [], set()
+        for st in cands:
+            act = self.active_warps(st, env, current)
+            if not act or act & seen:
+                break
+            seen |= act
+            run.append(st)
+        return run if len(run) >= 2 and role_sched._has_wait([s.body for s in run]) else []
+
+    def active_warps(self, st, env: dict, current) -> set | None:
+        """The warps that run some statement of the `if` chain `st` (its body's warps, and those of an
+        `elif` chain's arms, or every warp not taking the body when the else is other code); None
+        when a test is not one on thread indices only."""
+        if not isinstance(eval_or_unresolved(Evaluator(env), st.test, "condition", st.lineno), Unresolved):
+            return None  # a test the source decides: not a role branch
+        got = warps_mod.branch_warps(st.test, env, current, Evaluator)
+        if got is None:
+            return None
+        taken, not_taken, _lane = got
+        act = set(taken) if st.body else set()
+        if st.orelse and not_taken:
+            if len(st.orelse) == 1 and isinstance(st.orelse[0], ast.If):
+                sub = self.active_warps(st.orelse[0], env, not_taken)
+                if sub is None:
+                    return None
+                act |= sub
+            else:
+                act |= set(not_taken)
+        return act
 
     def bind(self, name_targets, value, env, line, cond=None):
         ex = self.ex
