@@ -10,13 +10,20 @@ model orders load 0, load 1, store 0, load 2 (slot 0 reused), store 1, store 2.
 and the consumer's third `full.wait` waits for that load: every role waits, a deadlock, listed
 unresolved (never a hang).
 --param RAW_ARRIVE=True: the consumer releases the slot by a raw `mbarrier.arrive` on the slot's
-address (not followed): the producer's wait is undecided, so its wrapped copy stays unresolved."""
+address (not followed): the producer's wait is undecided, so its wrapped copy stays unresolved.
+--param MASK=True: the consumer releases the slot by a multicast commit (`cta_mask=3`): the walked
+CTA (rank 0 under the representative instance, recorded) gets the arrival, the same order; under
+--instance none the CTA's rank is not fixed, the wait is undecided and the wrapped copy unresolved.
+--param SPLIT=True: the two roles are consecutive `if`s on disjoint warps instead of an if / else:
+the same interleaved model."""
 from tvm.script import tirx as T
 from tvm.tirx.lang.pipeline import TCGen05Bar, TMABar, PipelineState
 
 LOADS = 3
 DEADLOCK = False
 RAW_ARRIVE = False
+MASK = False
+SPLIT = False
 
 _TMA_2D = "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
 _STORE_2D = "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"
@@ -40,23 +47,38 @@ def ring(A: T.Buffer((512, 64), "float16"), D: T.Buffer((512, 64), "float16")):
     pool.commit()
     prod = PipelineState(2, 0)
     cons = PipelineState(2, 0)
-    if wg_id == 1:
+    @T.inline
+    def producer():
+        for i in T.unroll(LOADS):
+            empty.wait(prod.stage, prod.phase)
+            if T.cuda.elect_sync():
+                T.ptx[_TMA_2D](A_smem.ptr_to([prod.stage, 0, 0]), T.address_of(A_map), 0, i * 128,
+                               full.ptr_to([prod.stage]))
+                full.arrive(prod.stage, 128 * 64 * 2)
+            prod.advance()
+
+    @T.inline
+    def consumer():
+        for i in T.unroll(LOADS):
+            full.wait(cons.stage, cons.phase)
+            if T.cuda.elect_sync():
+                T.ptx[_STORE_2D](T.address_of(D_map), 0, i * 128, A_smem.ptr_to([cons.stage, 0, 0]))
+                if RAW_ARRIVE:
+                    T.ptx.mbarrier.arrive(empty.ptr_to([cons.stage]))
+                elif MASK:
+                    empty.arrive(cons.stage, cta_group=2, cta_mask=3)
+                elif not DEADLOCK:
+                    empty.arrive(cons.stage)
+            cons.advance()
+
+    if SPLIT:  # two consecutive ifs taken by disjoint warps: sibling roles as well
+        if (wg_id == 1) & (warp_id == 0):
+            producer()
+        if (wg_id == 0) & (warp_id == 0):
+            consumer()
+    elif wg_id == 1:
         if warp_id == 0:
-            for i in T.unroll(LOADS):
-                empty.wait(prod.stage, prod.phase)
-                if T.cuda.elect_sync():
-                    T.ptx[_TMA_2D](A_smem.ptr_to([prod.stage, 0, 0]), T.address_of(A_map), 0, i * 128,
-                                   full.ptr_to([prod.stage]))
-                    full.arrive(prod.stage, 128 * 64 * 2)
-                prod.advance()
+            producer()
     else:
         if warp_id == 0:
-            for i in T.unroll(LOADS):
-                full.wait(cons.stage, cons.phase)
-                if T.cuda.elect_sync():
-                    T.ptx[_STORE_2D](T.address_of(D_map), 0, i * 128, A_smem.ptr_to([cons.stage, 0, 0]))
-                    if RAW_ARRIVE:
-                        T.ptx.mbarrier.arrive(empty.ptr_to([cons.stage]))
-                    elif not DEADLOCK:
-                        empty.arrive(cons.stage)
-                cons.advance()
+            consumer()

@@ -206,6 +206,8 @@ def statement(call, env, ex, cond, line: int):
                     f"{cond.line}")
         parity = (par ^ off) & 1
         got = ph.passes(bar, idx, parity)
+        if isinstance(got, str):
+            got = f"the wait at line {line} is not decided ({got})"
         return ("wait", bar, idx, got if isinstance(got, str) else (parity, got))
     # arrive
     where = None
@@ -225,6 +227,9 @@ def statement(call, env, ex, cond, line: int):
                 where = where or f"an arrive at line {line} whose CTA mask the walk does not fix"
             else:
                 mine = bool(m & 1)   # the representative instance's CTA: rank 0 of its cluster
+                kernel_env.note_convention(f"tcgen05.commit at line {line} with cta_mask={m}: the walked CTA is rank 0 "
+                                           "of its cluster (its mbarrier gets the arrival when bit 0 is set)", line,
+                                           int(mine))
     elif bar.cls == "TMABar":
         if set(kws) - {"tx_count"} or len(call.args) > 2:
             where = where or f"an arrive at line {line} on another CTA's barrier (cta_id=) or with pred=, not modelled"

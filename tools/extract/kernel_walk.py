@@ -273,7 +273,7 @@ class Walker:
                 break
             cands.append(st)
         if len(cands) < 2 or ex.num_warps is None or not role_sched.STATE["enabled"] or \
-                not role_sched._has_wait([c.body for c in cands]):
+                not role_sched._has_wait([c.body for c in cands], env):
             return []
         current = ex.warps if ex.warps is not None else frozenset(range(ex.num_warps))
         run, seen = [], set()
@@ -283,7 +283,7 @@ class Walker:
                 break
             seen |= act
             run.append(st)
-        return run if len(run) >= 2 and role_sched._has_wait([s.body for s in run]) else []
+        return run if len(run) >= 2 and role_sched._has_wait([s.body for s in run], env) else []
 
     def active_warps(self, st, env: dict, current) -> set | None:
         """The warps that run some statement of the `if` chain `st` (its body's warps, and those of an

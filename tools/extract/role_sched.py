@@ -71,13 +71,26 @@ def current():
     return s.current if s is not None else None
 
 
-def _has_wait(bodies) -> bool:
+MAX_SCAN_DEPTH = 4   # helper levels searched for a wait
+
+
+def _has_wait(bodies, env=None, depth=0, seen=None) -> bool:
+    """Does code of `bodies` -- or of a helper of the file it calls by name, MAX_SCAN_DEPTH levels
+    (an `@T.inline def producer()` defined before the role branch) -- call `X.wait(...)`?"""
+    from kernel_env import FuncValue
+    seen = set() if seen is None else seen
     for b in bodies:
         for st in b:
             for n in ast.walk(st):
-                if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "wait" and \
-                        n.args:
+                if not isinstance(n, ast.Call):
+                    continue
+                if isinstance(n.func, ast.Attribute) and n.func.attr == "wait" and n.args:
                     return True
+                fv = env.get(n.func.id) if env is not None and isinstance(n.func, ast.Name) else None
+                if isinstance(fv, FuncValue) and id(fv.node) not in seen and depth < MAX_SCAN_DEPTH:
+                    seen.add(id(fv.node))
+                    if _has_wait([fv.node.body], {**fv.closure, **env}, depth + 1, seen):
+                        return True
     return False
 
 
@@ -171,7 +184,7 @@ def fork(ex, walker, env, arms) -> bool:
     """Walk `arms` (callables, in source order) as coroutines when they contain a barrier wait;
     False (nothing walked) when they do not, or when threads cannot be had: the caller walks them
     one after the other as before."""
-    if not STATE["enabled"] or len(arms) < 2 or not _has_wait([b for b, _f in arms]):
+    if not STATE["enabled"] or len(arms) < 2 or not _has_wait([b for b, _f in arms], env):
         return False
     s = STATE["sched"]
     top = s is None
