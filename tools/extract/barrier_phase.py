@@ -48,10 +48,11 @@ LANES = 32
 
 
 class SlotState:
-    __slots__ = ("phases", "arrivals", "lost")
+    __slots__ = ("phases", "arrivals", "lost", "assumed")
 
     def __init__(self):
         self.phases, self.arrivals, self.lost = 0, 0, None
+        self.assumed: list = []   # (what, line, value): instance assumptions its arrivals rest on
 
 
 class Phases:
@@ -227,9 +228,10 @@ def statement(call, env, ex, cond, line: int):
                 where = where or f"an arrive at line {line} whose CTA mask the walk does not fix"
             else:
                 mine = bool(m & 1)   # the representative instance's CTA: rank 0 of its cluster
-                kernel_env.note_convention(f"tcgen05.commit at line {line} with cta_mask={m}: the walked CTA is rank 0 "
-                                           "of its cluster (its mbarrier gets the arrival when bit 0 is set)", line,
-                                           int(mine))
+                if _int(idx):  # recorded as a binding once a decided wait reads this slot (used())
+                    ph.slot(bar, idx).assumed.append((
+                        f"tcgen05.commit at line {line} with cta_mask={m}: the walked CTA is rank 0 of its cluster "
+                        "(its mbarrier gets the arrival when bit 0 is set)", line, int(mine)))
     elif bar.cls == "TMABar":
         if set(kws) - {"tx_count"} or len(call.args) > 2:
             where = where or f"an arrive at line {line} on another CTA's barrier (cta_id=) or with pred=, not modelled"
@@ -275,6 +277,14 @@ def _root(node):
     while isinstance(node, ast.Attribute):
         node = node.value
     return node.id if isinstance(node, ast.Name) else None
+
+
+def used(bar, index) -> None:
+    """A decided wait read slot `index`: the instance assumptions its arrivals rest on are bindings."""
+    import kernel_env
+    s = phases().slots.get((id(bar), index))
+    for what, line, value in (s.assumed if s is not None else ()):
+        kernel_env.note_convention(what, line, value)
 
 
 def address_uses(st, env, line: int) -> None:

@@ -270,6 +270,7 @@ def wait(ex, got, line: int) -> None:
             UNSCHEDULED.setdefault("lost", (line, res))
         return
     parity, passes = res
+    barrier_phase.used(bar, idx)
     if passes:
         return
     if me is None or me is s.root:
@@ -286,6 +287,7 @@ def wait(ex, got, line: int) -> None:
                   f"{bar.label} slot {idx} for parity {parity}")
     me.pred = lambda: ph.passes(bar, idx, parity) is not False
     _yield(s, me)
+    barrier_phase.used(bar, idx)
     why = ph.passes(bar, idx, parity)
     if isinstance(why, str) and me.order_lost is None:  # let go because the slot is no longer followed
         me.order_lost = (line, f"the wait at line {line} is not decided ({why})")
