@@ -279,11 +279,17 @@ def _root(node):
     return node.id if isinstance(node, ast.Name) else None
 
 
-def used(bar, index) -> None:
-    """A decided wait read slot `index`: the instance assumptions its arrivals rest on are bindings."""
-    import kernel_env
+def assumed(bar, index) -> list:
+    """The instance assumptions the arrivals counted on slot `index` rest on (role_sched.py records
+    them as bindings where the model depends on them: a wait that suspended its role, a wrapped
+    copy resolved by the coroutine walk)."""
     s = phases().slots.get((id(bar), index))
-    for what, line, value in (s.assumed if s is not None else ()):
+    return list(s.assumed) if s is not None else []
+
+
+def record(assumptions) -> None:
+    import kernel_env
+    for what, line, value in assumptions:
         kernel_env.note_convention(what, line, value)
 
 

@@ -52,6 +52,7 @@ class Co:
         self.waiting = None       # (line, what) of the wait it is suspended at
         self.envs: list = list(parent.envs) if parent is not None else []     # forking environments
         self.walker = None        # the Walker that forked it (its fields are part of the context)
+        self.assumed: list = list(parent.assumed) if parent is not None else []  # barrier_phase.assumed of its waits
 
 
 class Sched:
@@ -270,7 +271,8 @@ def wait(ex, got, line: int) -> None:
             UNSCHEDULED.setdefault("lost", (line, res))
         return
     parity, passes = res
-    barrier_phase.used(bar, idx)
+    if me is not None:
+        me.assumed += barrier_phase.assumed(bar, idx)
     if passes:
         return
     if me is None or me is s.root:
@@ -287,7 +289,8 @@ def wait(ex, got, line: int) -> None:
                   f"{bar.label} slot {idx} for parity {parity}")
     me.pred = lambda: ph.passes(bar, idx, parity) is not False
     _yield(s, me)
-    barrier_phase.used(bar, idx)
+    barrier_phase.record(barrier_phase.assumed(bar, idx))  # the role was suspended on this state
+    me.assumed += barrier_phase.assumed(bar, idx)
     why = ph.passes(bar, idx, parity)
     if isinstance(why, str) and me.order_lost is None:  # let go because the slot is no longer followed
         me.order_lost = (line, f"the wait at line {line} is not decided ({why})")
@@ -315,4 +318,6 @@ def ordered(warps) -> tuple[bool, str | None]:
     lost = s.current.order_lost
     if lost is not None:
         return False, lost[1]
+    import barrier_phase
+    barrier_phase.record(s.current.assumed)  # the resolved copy rests on them
     return True, None
