@@ -35,7 +35,7 @@ PATH_ATTRS = ("warps", "warps_line", "warp_branches", "lane_branches", "flow_dep
 LIST_ATTRS = ("lane_changes", "flow_frames", "runtime_frames", "state_log", "files", "jump_frames",
               "first_iterations")
 WALKER_ATTRS = ("returned", "return_name", "endless")
-STACK_SIZE = 256 << 20
+STACK_SIZE = 64 << 20   # per role thread (Python 3.11 calls between Python functions use no C stack)
 
 
 class Co:
