@@ -153,8 +153,11 @@ def _yield(s: Sched, me: Co) -> None:
     ready = _runnable(s)
     if not ready:
         waiting = sorted((c for c in s.cos if c.state == "wait"), key=lambda c: c.path)
-        if not waiting:  # cannot happen: a joining parent has an unfinished child
-            raise RuntimeError("role_sched: no coroutine can run")
+        if not waiting:  # cannot happen (a joining parent has an unfinished child); never hang on it
+            joins = sorted((c for c in s.cos if c.state == "join"), key=lambda c: c.path)
+            joins[0].state = "ready"
+            ready = [joins[0]]
+    if not ready:
         w = waiting[0]
         line, what = w.waiting
         s.ex.block(f"wait at line {line}", line, None,
@@ -264,24 +267,16 @@ def wait(ex, got, line: int) -> None:
     s = STATE["sched"]
     _kind, bar, idx, res = got
     me = s.current if s is not None else None
-    if isinstance(res, str):
+    if isinstance(res, str):  # undecided (outside coroutines nothing depends on it: wrapped copies stay refused)
         if me is not None and me.order_lost is None:
             me.order_lost = (line, res)
-        elif me is None:
-            UNSCHEDULED.setdefault("lost", (line, res))
         return
     parity, passes = res
     if me is not None:
         me.assumed += barrier_phase.assumed(bar, idx)
     if passes:
         return
-    if me is None or me is s.root:
-        why = (f"the wait at line {line} on {bar.label} slot {idx} (parity {parity}) does not pass at this point "
-               "of the walk, outside sibling warp roles walked as coroutines")
-        if me is None:
-            UNSCHEDULED.setdefault("lost", (line, why))
-        else:
-            me.order_lost = me.order_lost or (line, why)
+    if me is None or me is s.root:  # outside sibling roles: walked on as before (wrapped copies stay refused)
         return
     ph = barrier_phase.phases()
     me.state = "wait"
@@ -296,7 +291,6 @@ def wait(ex, got, line: int) -> None:
         me.order_lost = (line, f"the wait at line {line} is not decided ({why})")
 
 
-UNSCHEDULED: dict = {}   # an undecided or blocking wait met outside any coroutine (first one)
 
 
 def after_arrive(ex) -> None:
