@@ -160,6 +160,73 @@ def threads(ex) -> int | None:
     return total
 
 
+ARRIVE_FORMS = {"TCGen05Bar": ({"cta_group", "cta_mask"}, 1), "TMABar": ({"tx_count"}, 2), "MBarrier": (set(), 1)}
+
+
+def _form_not_modelled(bar, call, line: int) -> str | None:
+    """Why `bar.arrive(...)` is a form the phase count does not model (another CTA's barrier: cta_id= /
+    remote=, an explicit count= or pred=), or None."""
+    kws, nargs = ARRIVE_FORMS.get(bar.cls, (set(), 1))
+    extra = {k.arg for k in call.keywords} - kws
+    if extra or len(call.args) > nargs or any(k.arg is None for k in call.keywords):
+        return (f"an arrive at line {line} with {', '.join(sorted(str(e) + '=' for e in extra)) or 'arguments'} "
+                "not modelled (another CTA's barrier, an explicit count or predicate)")
+    return None
+
+
+def prescan(bodies, env, depth=0, seen=None) -> None:
+    """Before sibling roles are walked as coroutines: a barrier that some statement of theirs (or of a
+    helper of the file they call, 4 levels) arrives on in a form not modelled, or uses other than by
+    init / wait / arrive, is not followed from the start -- so that a role does not wait on it for an
+    arrival the walk will never count (a deadlock that is not the kernel's).  A branch whose test the
+    source decides counts only its taken side."""
+    import kernel_env
+    from kernel_env import Evaluator, FuncValue
+    seen = set() if seen is None else seen
+
+    def stmts(body):
+        for st in body:
+            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            if isinstance(st, ast.If):
+                try:
+                    t = Evaluator(env).value(st.test)
+                    taken = None if isinstance(t, kernel_env.Unresolved) else bool(t)
+                except Exception:  # noqa: BLE001 - undecided: both sides
+                    taken = None
+                stmts(st.body if taken is None or taken else [])
+                stmts(st.orelse if taken is None or not taken else [])
+                calls(st.test)
+                continue
+            inner = [x for x in ast.iter_child_nodes(st) if isinstance(x, ast.stmt)]
+            if inner:
+                stmts(inner)
+                for x in ast.iter_child_nodes(st):
+                    if not isinstance(x, ast.stmt):
+                        calls(x)
+                continue
+            if isinstance(st, (ast.Assign, ast.AnnAssign, ast.Expr)):
+                address_uses(st, env, st.lineno)
+            calls(st)
+
+    def calls(node):
+        for n in ast.walk(node):
+            if not isinstance(n, ast.Call):
+                continue
+            if isinstance(n.func, ast.Attribute) and n.func.attr == "arrive":
+                bar = _barrier_of(n.func.value, env)
+                why = _form_not_modelled(bar, n, n.lineno) if bar is not None else None
+                if why is not None:
+                    phases().lose(bar, f"{bar.label}: {why}")
+            fv = env.get(n.func.id) if isinstance(n.func, ast.Name) else None
+            if isinstance(fv, FuncValue) and id(fv.node) not in seen and depth < 4:
+                seen.add(id(fv.node))
+                prescan([fv.node.body], {**fv.closure, **env}, depth + 1, seen)
+
+    for b in bodies:
+        stmts(b)
+
+
 def _int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
@@ -218,11 +285,9 @@ def statement(call, env, ex, cond, line: int):
         where = f"an arrive at line {line} in a loop the walk does not unroll"
     kws = {k.arg: k.value for k in call.keywords}
     mine = True
+    where = where or _form_not_modelled(bar, call, line)
     if bar.cls == "TCGen05Bar":
-        extra = set(kws) - {"cta_group", "cta_mask"}
-        if len(call.args) > 1 or extra:
-            where = where or f"an arrive at line {line} with arguments not modelled ({', '.join(sorted(extra))})"
-        elif "cta_mask" in kws:
+        if where is None and "cta_mask" in kws:
             m = val(kws["cta_mask"])
             if not _int(m) or kernel_env.SETTINGS.get("instance") == "none":
                 where = where or f"an arrive at line {line} whose CTA mask the walk does not fix"
@@ -232,12 +297,8 @@ def statement(call, env, ex, cond, line: int):
                     ph.slot(bar, idx).assumed.append((
                         f"tcgen05.commit at line {line} with cta_mask={m}: the walked CTA is rank 0 of its cluster "
                         "(its mbarrier gets the arrival when bit 0 is set)", line, int(mine)))
-    elif bar.cls == "TMABar":
-        if set(kws) - {"tx_count"} or len(call.args) > 2:
-            where = where or f"an arrive at line {line} on another CTA's barrier (cta_id=) or with pred=, not modelled"
-    else:
-        if kws or len(call.args) > 1:
-            where = where or f"an arrive at line {line} with cta_id= / count= / pred=, not modelled"
+    for log in ex.state_log:  # a loop walked for its first iterations: lost after it (Barrier.lose)
+        log.add(bar)
     if not _int(idx):
         ph.lose(bar, where or f"an arrive at line {line} on a slot the source does not fix")
         return ("other",)
@@ -246,8 +307,6 @@ def statement(call, env, ex, cond, line: int):
         return ("other",)
     if not mine:
         return ("other",)
-    for log in ex.state_log:  # a loop walked for its first iterations: lost after it (Barrier.lose)
-        log.add(bar)
     n = threads(ex)
     if n is None:
         ph.lose(bar, f"an arrive at line {line} by a number of threads the walk does not fix", idx)
