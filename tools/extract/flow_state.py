@@ -320,9 +320,8 @@ def exit_state(frame, obj, iterations: int, finished: bool) -> bool:
         if k is not None and why is None and depth > 1 and st0 + iterations * d >= depth:
             # a per-warp copy that wraps around its ring in the loop's iterations: the ring-wrap rule of
             # PipeState.advance_copies (no wrap inside the walked iteration, so d < depth is its real step)
-            why = (f"warp {k}'s copy wrapped around the {depth}-slot ring in the T.serial loop at line {frame.line} "
-                   f"({iterations} iterations; reusing a slot waits for the consumer warps, whose ops the one-pass "
-                   "walk places later)")
+            # (judged when read: tvm_classes.wrap_reason)
+            why = ("wrap", k, depth, f"in the T.serial loop at line {frame.line} ({iterations} iterations;")
         final[k] = _state((ps[0] + iterations * d) % modulus, depth) + (why,)
     base = final.pop(None)
     obj.stage, obj.phase = base[0], base[1]

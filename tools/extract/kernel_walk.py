@@ -22,6 +22,8 @@ from lazy_module import LazyModule  # noqa: E402
 host_launch = LazyModule("host_launch")
 kern_grid = LazyModule("kern_grid")
 role_order = LazyModule("role_order")
+role_sched = LazyModule("role_sched")
+barrier_phase = LazyModule("barrier_phase")
 import fragments
 import instr_ops
 import kern_forms
@@ -88,6 +90,9 @@ class Extraction:
         self.sampled_loops: list = []     # T.serial loops walked for their first iterations only
         self.state_log: list = []         # per sampled loop being walked: the state objects it changed
         self.returned_warps: frozenset = frozenset()  # warps that left the function walked (`return` in a warp branch)
+        self.lane_sets: dict | None = None  # warp -> lanes executing the statement, inside lane branches (warps.branch_lanes)
+        barrier_phase.reset()             # mbarrier phases of this walk (barrier_phase.py)
+        role_sched.reset()
 
     def executing_warps(self) -> list[int] | None:
         """The CTA warps that execute the current statement, or None when not determined."""
@@ -244,10 +249,63 @@ class Walker:
                 i += len(run)
                 continue
             st = body[i]
+            run = self.warp_if_run(body, i, env)  # consecutive ifs taken by disjoint warps: sibling roles
+            if run and role_sched.fork(self.ex, self, env, [
+                    (s.body, lambda s=s: self.walk_stmt(s, env, defs, called, loop_jumps.effective_cond(self.ex, self,
+                                                                                                      cond)))
+                    for s in run]):
+                i += len(run)
+                continue
             self.walk_stmt(st, env, defs, called, loop_jumps.effective_cond(self.ex, self, cond))
             if isinstance(st, (ast.Break, ast.Continue)) or getattr(st, "_endless", False):
                 return  # what follows in this block never runs (loop_jumps.py)
             i += 1
+
+    def warp_if_run(self, body: list, i: int, env: dict) -> list:
+        """body[i], body[i+1], ...: consecutive `if` statements without else whose tests depend only on
+        thread indices and are taken by pairwise disjoint warps (flash_attention4's `if warp_id == 1:`,
+        `if warp_id == 2:`, `if warp_id == 0:` inside its wg 3 branch): each warp runs only its own
+        body, so they are sibling warp roles (role_sched.py) -- when at least two of them and one
+        contains a barrier wait; else []."""
+        ex = self.ex
+        cands = []
+        for st in body[i:]:
+            if not isinstance(st, ast.If):
+                break
+            cands.append(st)
+        if len(cands) < 2 or ex.num_warps is None or not role_sched.STATE["enabled"] or \
+                not role_sched._has_wait([c.body for c in cands], env):
+            return []
+        current = ex.warps if ex.warps is not None else frozenset(range(ex.num_warps))
+        run, seen = [], set()
+        for st in cands:
+            act = self.active_warps(st, env, current)
+            if not act or act & seen:
+                break
+            seen |= act
+            run.append(st)
+        return run if len(run) >= 2 and role_sched._has_wait([s.body for s in run], env) else []
+
+    def active_warps(self, st, env: dict, current) -> set | None:
+        """The warps that run some statement of the `if` chain `st` (its body's warps, and those of an
+        `elif` chain's arms, or every warp not taking the body when the else is other code); None
+        when a test is not one on thread indices only."""
+        if not isinstance(eval_or_unresolved(Evaluator(env), st.test, "condition", st.lineno), Unresolved):
+            return None  # a test the source decides: not a role branch
+        got = warps_mod.branch_warps(st.test, env, current, Evaluator)
+        if got is None:
+            return None
+        taken, not_taken, _lane = got
+        act = set(taken) if st.body else set()
+        if st.orelse and not_taken:
+            if len(st.orelse) == 1 and isinstance(st.orelse[0], ast.If):
+                sub = self.active_warps(st.orelse[0], env, not_taken)
+                if sub is None:
+                    return None
+                act |= sub
+            else:
+                act |= set(not_taken)
+        return act
 
     def bind(self, name_targets, value, env, line, cond=None):
         ex = self.ex
@@ -284,6 +342,8 @@ class Walker:
     def _walk_stmt_at(self, st, env, defs, called, cond):
         flow_state.CURRENT["stmt"] = st
         flow_pool.before_statement(st, env)  # SMEMPool offsets (flow_pool.py)
+        if isinstance(st, (ast.Assign, ast.AnnAssign, ast.Expr)):
+            barrier_phase.address_uses(st, env, st.lineno)  # a barrier address given to raw PTX (barrier_phase.py)
         if isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             try:
                 return self._walk_stmt(st, env, defs, called, cond)
@@ -444,6 +504,12 @@ class Walker:
                 return
             if isinstance(st.value, ast.Call) and smem_placement.pool_statement(st.value, env):
                 return
+            if isinstance(st.value, ast.Call):
+                got = barrier_phase.statement(st.value, env, ex, cond, st.lineno)  # mbarrier phases (barrier_phase.py)
+                if got is not None and got[0] == "wait":
+                    role_sched.wait(ex, got, st.lineno)  # suspends this role until the phase completes (role_sched.py)
+                elif got is not None and st.value.func.attr == "arrive":
+                    role_sched.after_arrive(ex)
             if isinstance(st.value, ast.Call) and self.state_call(st.value, env, cond):
                 return
             if isinstance(st.value, ast.Call):
@@ -875,16 +941,30 @@ class Walker:
         if lane_dep:
             ex.lane_changes.append({})
         returned = set()
+        lanes = warps_mod.branch_lanes(test, env, taken | not_taken, Evaluator, getattr(ex, "lane_sets", None)) \
+            if lane_dep else None
+        if lane_dep and lanes is None:
+            lanes = ({w: None for w in taken}, {w: None for w in not_taken})
+        saved_lanes = getattr(ex, "lane_sets", None)
         try:
-            for branch, ws in ((body, taken), (orelse, not_taken)):
+            arms = []
+            for side, (branch, ws) in enumerate(((body, taken), (orelse, not_taken))):
                 if branch and ws and ends_in_return(branch):
                     returned |= ws  # these warps leave the function here: later statements are not theirs
                 if branch and ws:
-                    ex.warps, ex.warps_line = ws, line
-                    tvm_classes.WALK["warps"] = ws
-                    # a test on thread indices is a TIR expression: each branch is a frame (scoping.py)
-                    self.framed(env, line, "if statement", lambda b=branch: self.walk_body(b, env, defs, called, cond))
+                    def arm(b=branch, ws=ws, side=side):
+                        ex.warps, ex.warps_line = ws, line
+                        tvm_classes.WALK["warps"] = ws
+                        if lanes is not None:
+                            ex.lane_sets = lanes[side]
+                        # a test on thread indices is a TIR expression: each branch is a frame (scoping.py)
+                        self.framed(env, line, "if statement", lambda: self.walk_body(b, env, defs, called, cond))
+                    arms.append((branch, arm))
+            if not role_sched.fork(ex, self, env, arms):  # sibling roles ordered by their waits (role_sched.py)
+                for _b, arm in arms:
+                    arm()
         finally:
+            ex.lane_sets = saved_lanes
             ex.warps, ex.warps_line = saved
             ex.returned_warps = ex.returned_warps | frozenset(returned)
             if ex.returned_warps:

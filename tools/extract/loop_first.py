@@ -228,6 +228,8 @@ def leave(fi, st, env: dict, ex, before: dict, keep_types: tuple, exact: bool = 
                                     "followed)")
         elif isinstance(obj, tvm_classes.TirLocal) and id(obj) not in fi.cells:
             fi.cells[id(obj)] = (obj, Unresolved(obj.name, st.lineno, why), obj.valid_for)
+        elif hasattr(obj, "after_loop"):  # a barrier arrived on in the loop (barrier_phase.py)
+            obj.after_loop(st.lineno)
     assigned = loop_state.assigned_names(st.body)
     loop_vars = set(names_of(st.target)) if isinstance(st, (ast.For, ast.AsyncFor)) else set()
     names = set(assigned) | loop_vars | fi.assigns | {c.name for c, _e, _v in fi.cells.values()}

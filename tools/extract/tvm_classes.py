@@ -91,7 +91,7 @@ class PipeState:
         if lost:
             raise UnresolvedError(Unresolved(f"PipelineState.{attr}", self.line, lost[0]))
         vals = self._values(WALK.get("warps")) if self.copies else [(self.stage, self.phase, None)]
-        why = next((v[2] for v in vals if v[2] is not None), None)
+        why = next((w for w in (_why(v[2]) for v in vals) if w is not None), None)
         if why is not None and attr == "stage":
             raise UnresolvedError(Unresolved(f"PipelineState.{attr}", self.line, why))
         vals = {v[0:1] for v in vals} if attr == "stage" else {v[1:2] for v in vals}
@@ -137,9 +137,7 @@ class PipeState:
                 st += 1
                 if st == self.depth:
                     st, ph = 0, ph ^ 1
-                    why = why or (f"warp {w}'s copy wrapped around the {self.depth}-slot ring within the walked "
-                                  "pass (reusing a slot waits for the consumer warps, whose ops the one-pass walk "
-                                  "places later)")
+                    why = why or ("wrap", w, self.depth, "within the walked pass")  # judged when read (_why)
             else:
                 ph ^= 1
             self.copies[w] = (st, ph, why)
@@ -157,6 +155,29 @@ class PipeState:
     def lose(self, line: int, why: str) -> None:
         if self.stale is None:
             self.stale = (line, why)
+
+
+def _why(mark):
+    """A copy's mark: None, a reason, or ("wrap", warp, depth, where), judged at the read by wrap_reason."""
+    if isinstance(mark, tuple) and mark and mark[0] == "wrap":
+        return wrap_reason(*mark[1:])
+    return mark
+
+
+def wrap_reason(w, depth: int, where: str = "within the walked pass") -> str | None:
+    """Why a per-warp copy that wrapped its ring is not followed, or None when it is.  The reuse of a
+    slot waits for the consumer warps' release; when the warp's role is walked as a coroutine whose
+    waits were all decided (role_sched.py), the walk has placed that release before the reuse (or
+    the reuse waits on nothing the other roles do), so the copy's stage is its real one."""
+    import role_sched
+    ok, lost = role_sched.ordered(None)
+    if ok:
+        return None
+    opening = "" if where.endswith(";") else "("
+    base = f"warp {w}'s copy wrapped around the {depth}-slot ring {where} {opening}reusing a slot waits for the consumer warps"
+    if lost is not None:
+        return f"{base}, and {lost}: the walk does not establish the order of its release and the reuse)"
+    return f"{base}, whose ops the one-pass walk places later)"
 
 
 class SmemDescObj:

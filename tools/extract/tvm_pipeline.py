@@ -40,6 +40,17 @@ class Barrier:
     def __init__(self, cls: str, depth: int, phase_offset, line: int, label: str):
         self.cls, self.depth, self.phase_offset, self.line, self.label = cls, depth, phase_offset, line, label
         self.buf = BarrierBuf(self)
+        self.count = None   # arrivals per phase, when the constructor fixes it (Pipeline's init_full / init_empty)
+
+    def lose(self, line: int, why: str) -> None:
+        """Arrivals in a loop of which the walk takes only the first iterations (kernel_walk.walk_for's
+        state rule): the later iterations' arrivals are not walked, so the phases are not followed."""
+        import barrier_phase
+        barrier_phase.phases().lose(self, f"{self.label}: arrived on in a loop ({why})")
+
+    def after_loop(self, line: int) -> None:
+        self.lose(line, f"the loop at line {line}, of which the walk takes the first iteration: later iterations' "
+                  "arrivals are not walked")
 
     def attr(self, name):
         if name == "buf":
@@ -119,6 +130,7 @@ def construct(imported, args: list, kwargs: dict, line: int, label: str):
             kinds.append(BAR_KINDS[k])
         full = Barrier(kinds[0], stages, 0, line, f"{label}.full")
         empty = Barrier(kinds[1], stages, kwargs.get("empty_phase_offset", 0), line, f"{label}.empty")
+        full.count, empty.count = kwargs.get("init_full", 1), kwargs.get("init_empty", 1)   # pipeline.py:371-376
         return PipelineObj(stages, full, empty, line)
     return None
 

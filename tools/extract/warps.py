@@ -110,3 +110,25 @@ def branch_warps(test, env: dict, warps: frozenset, evaluator_cls):
             orelse.add(w)
         lane_dep |= len(seen) == 2
     return frozenset(body), frozenset(orelse), lane_dep
+
+
+def branch_lanes(test, env: dict, warps, evaluator_cls, current=None):
+    """For a lane-dependent test: ({warp: lanes taking the body}, {warp: lanes taking the else branch}),
+    each within the lanes `current` gives the warp (None: all 32) -- the threads that execute a
+    statement inside it (barrier_phase.py counts mbarrier arrivals by them).  None when the test
+    is not determined at some lane."""
+    body, orelse = {}, {}
+    for w in sorted(warps):
+        cur = current.get(w) if current else None
+        if current and w in current and cur is None:  # its lanes were not determined: nor are these
+            body[w] = orelse[w] = None
+            continue
+        t, f = set(), set()
+        for lane in (sorted(cur) if cur is not None else range(LANES)):
+            try:
+                v = bool(evaluator_cls(env, thread=(w, lane)).value(test))
+            except Exception:  # noqa: BLE001 - undetermined
+                return None
+            (t if v else f).add(lane)
+        body[w], orelse[w] = frozenset(t), frozenset(f)
+    return body, orelse
