@@ -19,12 +19,12 @@ py::object to_python(const nlohmann::json& j) {
       py::list l(j.size());
       std::size_t i = 0;
       for (const auto& e : j) l[i++] = to_python(e);
-      return std::move(l);
+      return l;
     }
     case nlohmann::json::value_t::object: {
       py::dict d;
       for (const auto& [k, v] : j.items()) d[py::str(k)] = to_python(v);
-      return std::move(d);
+      return d;
     }
     default: return py::none();  // binary / discarded: never produced by the library
   }

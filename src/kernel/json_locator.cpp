@@ -90,7 +90,7 @@ JsonLocator::JsonLocator(std::string_view text) {
     std::string path;
     bool is_object;
     std::size_t index = 0;
-    std::set<std::string> keys;
+    std::set<std::string> keys = {};
   };
   std::vector<Frame> stack;
   std::string path = "$";

@@ -103,7 +103,7 @@ constexpr double kMaxExtractSeconds = 86400.0;
 struct ExtractError {
   std::string id, message;
   int code = kBadInput;
-  std::optional<long> line;
+  std::optional<long> line = std::nullopt;
 };
 
 void emit(bool json, const ExtractError& e) {
