@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 
 import allocators
+import branch_local
 import builder_ns
 import flow_pool
 import flow_state
@@ -240,6 +241,14 @@ class Walker:
                 Walker(self.ex, self.depth + 1).walk_function(f, sub, called)
 
     def walk_body(self, body: list, env: dict, defs: dict, called: set, cond: Unresolved | None = None) -> None:
+        bodies = self.__dict__.setdefault("bodies", [])
+        bodies.append(body)  # the statement list being walked (branch_local.py)
+        try:
+            self._walk_body(body, env, defs, called, cond)
+        finally:
+            bodies.pop()
+
+    def _walk_body(self, body: list, env: dict, defs: dict, called: set, cond: Unresolved | None = None) -> None:
         i = 0
         while i < len(body):
             run = role_order.role_run(body, i, env, kern_forms.Role)  # sibling kern roles (role_order.py)
@@ -488,6 +497,8 @@ class Walker:
                 v.lane_depth = len(ex.lane_changes)  # built inside this many lane-only branches
                 if cond is not None:
                     v.lose(st.lineno, f"built under the undecided condition of line {cond.line}")
+            if isinstance(v, tvm_classes.SmemDescObj):  # where it is built (branch_local.py)
+                branch_local.note_built(v, self.current_body(), st, cond, ex.runtime_loops)
             self.bind(targets, v, env, st.lineno, cond)
         elif isinstance(st, ast.AugAssign):
             for n in names_of(st.target):
@@ -807,6 +818,10 @@ class Walker:
         note_convention(f"while {t.func.value.id}.valid() (line {st.lineno}): the first tile only", st.lineno, 1)
         return sch is not None
 
+    def current_body(self):
+        bodies = self.__dict__.get("bodies")
+        return bodies[-1] if bodies else None
+
     def state_call(self, call, env, cond) -> bool:
         """`S.advance()` / `S.init(phase)` of a PipelineState and `D.init(ptr, ldo, sdo, swizzle)` of a
         SmemDescriptor (tvm_classes.py): the object's state changes when the walk follows the
@@ -821,7 +836,8 @@ class Walker:
             return False
         line = call.lineno
         if isinstance(obj, tvm_classes.SmemDescObj) and f.attr == "init":
-            if cond is not None or ex.runtime_loops:
+            if (cond is not None or ex.runtime_loops) and not branch_local.init_exact(
+                    obj, self.current_body(), flow_state.CURRENT.get("stmt"), cond, ex.runtime_loops):
                 obj.encoded = Unresolved("SmemDescriptor", line, "init() under an undecided condition or in a "
                                          "loop the walk does not unroll")
             else:

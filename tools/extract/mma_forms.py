@@ -264,7 +264,7 @@ def mma_ops(call, text, env, ex) -> list[dict]:
             sfa, sfb = vals[3], vals[4]
             for key, sf, rows, opnd in (("sfa", sfa, mc, da), ("sfb", sfb, idesc["n"], db)):
                 op[key] = {"lane": sf["lane"], "col": sf["col"]}
-                if sf_forms.matches(sf["buf"].layout):
+                if sf_forms.matches(sf["buf"].layout) or sf_forms.multi_tile(sf, SCALES[vec], opnd["ptr"], idesc["k"]):
                     op[key + "_region"], nt = sf_forms.region(sf, rows, SCALES[vec], opnd["ptr"], idesc["k"],
                                                               idesc[key + "_id"], key.upper())
                     if nt:
@@ -495,7 +495,7 @@ def sf_region(sf: dict, rows: int, vec: str, operand_ptr, mma_k: int, what: str)
         raise ConvertError(f"{what}: {b.name} {tuple(b.shape)} with layout {b.layout}")
     if rows != R:
         raise ConvertError(f"{what}: the instruction reads {rows} rows of scale factors, {b.name} holds {R}")
-    if n != spm:
+    if spm % n or spm > 4:  # a group of spm holds spm / n K steps, told apart by the SF_ID (sf_forms.region)
         raise ConvertError(f"{what}: scale_vec::{vec} reads {n} scale factors per row, {b.name} groups {spm}")
     sf_vec = mma_k // n
     kext, k0 = operand_ptr.buf.shape[-1], operand_ptr.coords[-1]

@@ -41,6 +41,17 @@ def matches(layout: str | None) -> bool:
     return bool(m and m.group(4))
 
 
+def multi_tile(sf: dict, n: int, operand_ptr, mma_k: int) -> bool:
+    """A plain sf_tmem_layout(R, SF_K, sf_per_mma) whose scale axis covers a whole multiple (> 1)
+    of the operand buffer's K extent (mqa_logits_fp4's sfkv_tmem folds the two 128-row halves of
+    the KV block into SF_K): which group a K step reads is matched from the address by region()."""
+    m = SF_REUSE_LAYOUT.match(sf["buf"].layout or "")
+    if not m or m.group(4) or not n or mma_k % n:
+        return False
+    cover, kext = int(m.group(2)) * (mma_k // n), operand_ptr.buf.shape[-1]
+    return cover != kext and kext > 0 and cover % kext == 0
+
+
 def _image(groups, coord) -> dict:
     """{axis: value} of one logical element under the grouped shard (replica 0, offsets added by
     the caller)."""
@@ -68,12 +79,15 @@ def region(sf: dict, rows: int, n: int, operand_ptr, mma_k: int, sf_id: int, wha
     want = ((p,) if p is not None else ()) + (R, sf_k * r)
     if tuple(b.shape) != want:
         raise ConvertError(f"{what}: {b.name} {tuple(b.shape)} is not the shape {want} of its layout {b.layout}")
-    if n != spm:
+    if spm % n or spm > 4:
         raise ConvertError(f"{what}: the scale_vec reads {n} scale factors per row, {b.name} groups {spm}")
     if not 0 < rows <= R:
         raise ConvertError(f"{what}: the instruction reads {rows} rows of scale factors, {b.name} holds {R}")
-    steps = sf_k * r // spm
-    kcov, kext, k0 = steps * mma_k, operand_ptr.buf.shape[-1], operand_ptr.coords[-1]
+    # one K step reads n scale factors per row (sf_vec = mma_k / n elements of K each); a group of
+    # spm = a multiple of n holds spm / n K steps, told apart by the SF_ID (scale_vec::2X reads bytes
+    # SF_ID, SF_ID + 1 of the column, SF_ID 0 or 2: PTX ISA §9.7.16.10.7; hw scale_factor_cells)
+    sf_vec = mma_k // n
+    kcov, kext, k0 = sf_k * r * sf_vec, operand_ptr.buf.shape[-1], operand_ptr.coords[-1]
     if k0 % mma_k:
         raise ConvertError(f"{what}: the operand starts at K column {k0}, not on a K step of {mma_k}")
     if kcov % kext:
@@ -92,7 +106,7 @@ def region(sf: dict, rows: int, n: int, operand_ptr, mma_k: int, sf_id: int, wha
     hits = []
     for s in range(p if p is not None else 1):
         for g in range(tiles):
-            j = (g * per_tile + ki) * spm
+            j = g * (kext // sf_vec) + ki * n
             coord = ((s,) if p is not None else ()) + (0, j)
             im = _image(groups, coord)
             cell = (im.get("TLane", 0) + lay.offset.get("TLane", 0), im.get("TCol", 0) + lay.offset.get("TCol", 0))
@@ -105,7 +119,7 @@ def region(sf: dict, rows: int, n: int, operand_ptr, mma_k: int, sf_id: int, wha
                            f"{sf_id})")
     s, g, j = hits[0]
     idx = ([str(s)] if p is not None else []) + [":" if rows == R else f"0:{rows}",
-                                                 str(j) if spm == 1 else f"{j}:{j + spm}"]
+                                                 str(j) if n == 1 else f"{j}:{j + n}"]
     note = (f"{what} region: stage {s}, K tile {g} of the {tiles} its {b.name} covers, read from the address and "
             f"SF_ID {sf_id} (the source fixes no K position for them: sf_forms.py)" if (p is not None or tiles > 1)
             else "")
