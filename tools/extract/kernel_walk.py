@@ -501,6 +501,16 @@ class Walker:
                 branch_local.note_built(v, self.current_body(), st, cond, ex.runtime_loops)
             self.bind(targets, v, env, st.lineno, cond)
         elif isinstance(st, ast.AugAssign):
+            if isinstance(st.target, ast.Name) and isinstance(env.get(st.target.id), tvm_classes.TirLocal):
+                # `x op= e` on a declared scalar is the store `x = x op e` (apache/tvm parser.py
+                # visit_aug_assign): followed like any store into it (bind)
+                n = st.target.id
+                v = eval_or_unresolved(ev, ast.BinOp(left=ast.Name(id=n, ctx=ast.Load()), op=st.op, right=st.value),
+                                       n, st.lineno)
+                if isinstance(v, Unresolved):
+                    v = Unresolved(n, st.lineno, "updated in place (its value changes as the kernel runs)", v)
+                self.bind([st.target], v, env, st.lineno, cond)
+                return
             for n in names_of(st.target):
                 u = Unresolved(n, st.lineno, "updated in place (its value changes as the kernel runs)")
                 if isinstance(env.get(n), tvm_classes.TirLocal):

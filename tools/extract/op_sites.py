@@ -293,7 +293,26 @@ def _copy(call, kind, env, ev, ex, line) -> dict:
     dst, db = region(call.args[0], env, ev, ex, line)
     src, sb = region(call.args[1], env, ev, ex, line)
     import copy_options  # TMA options that do not change the data moved (copy_options.py)
-    kw = _kwargs(call, ev, KNOWN_COPY_KW | {"mbar"} | set(copy_options.IGNORED_TMA), line)
+    extra_kw = {"vec_len"} if kind == "copy" and not any(k.arg == "dispatch" for k in call.keywords) else set()
+    kw = _kwargs(call, ev, KNOWN_COPY_KW | {"mbar"} | set(copy_options.IGNORED_TMA) | extra_kw, line)
+    chosen = None
+    if "vec_len" in kw and ex is not None:  # only TVM's register copy below is known not to read it (reg_copy.py)
+        import barrier_phase
+        import reg_copy
+        chosen = reg_copy.choose(dotted(call.func) or "", db, sb, dst, src, ex.executing_warps(),
+                                 barrier_phase.threads(ex), {k: v for k, v in kw.items() if k == "vec_len"})
+        if chosen is None:
+            raise ConvertError("option(s) vec_len not modelled by the model format")
+        kw.pop("vec_len")
+    elif kind == "copy" and "dispatch" not in kw and ex is not None:
+        import barrier_phase
+        import reg_copy
+        chosen = reg_copy.choose(dotted(call.func) or "", db, sb, dst, src, ex.executing_warps(),
+                                 barrier_phase.threads(ex), {})
+    if chosen is not None:  # TVM's dispatch for a warpgroup register -> shared copy (reg_copy.py)
+        op = {"kind": kind, "dst": dst, "src": src, "dispatch": chosen["dispatch"], "notes": chosen["notes"],
+              "warps": ex.executing_warps(), "access_bytes": chosen["access_bytes"]}
+        return op
     dispatch = kw.get("dispatch") or default_dispatch(db, sb)
     mbar = tvm_pipeline.copy_mbar(kw.pop("mbar", None), dispatch)  # the completion barrier: notes only
     ignored_note = copy_options.ignored(kw, dispatch)

@@ -53,6 +53,8 @@ class Co:
         self.envs: list = list(parent.envs) if parent is not None else []     # forking environments
         self.walker = None        # the Walker that forked it (its fields are part of the context)
         self.assumed: list = list(parent.assumed) if parent is not None else []  # barrier_phase.assumed of its waits
+        self.cells: list = list(parent.cells) if parent is not None else []   # per-thread scalars of the fork
+        self.final = None         # the cells' states when the role ended
 
 
 class Sched:
@@ -103,14 +105,16 @@ def _modules():
     return flow_state, kern_forms, kern_grid, tvm_classes
 
 
-def _capture(ex, walker, envs):
-    """The walk context now (envs: the environments whose contents are part of it)."""
+def _capture(ex, walker, envs, cells=()):
+    """The walk context now (envs: the environments whose contents are part of it; cells: the
+    per-thread scalars whose states are, thread_cells.py)."""
+    import thread_cells
     flow_state, kern_forms, kern_grid, tvm_classes = _modules()
     ctx = {"ex": {a: ex.__dict__.get(a, _MISSING) for a in PATH_ATTRS + LIST_ATTRS},
            "walker": {a: getattr(walker, a, _MISSING) for a in WALKER_ATTRS} if walker is not None else {},
            "walk": tvm_classes.WALK.get("warps"), "stmt": flow_state.CURRENT.get("stmt"),
            "roles": list(kern_forms.ACTIVE_ROLES), "ranks": list(kern_grid.GRID_RANKS),
-           "envs": [(e, dict(e)) for e in envs]}
+           "envs": [(e, dict(e)) for e in envs], "cells": thread_cells.states(cells)}
     return ctx
 
 
@@ -132,6 +136,8 @@ def _install(ex, walker, ctx, copy_lists=False, envs=True):
         for e, snap in ctx["envs"]:
             e.clear()
             e.update(snap)
+    import thread_cells
+    thread_cells.install(ctx.get("cells", ()))
 
 
 _MISSING = object()
@@ -179,7 +185,8 @@ def _yield(s: Sched, me: Co) -> None:
         me.state = "run"
         return
     if me.state != "done":
-        me.ctx = _capture(s.ex, me.walker, [] if me.state == "join" else me.envs)
+        me.ctx = _capture(s.ex, me.walker, [] if me.state == "join" else me.envs,
+                          () if me.state == "join" else me.cells)
     s.current = nxt
     nxt.state = "run"
     nxt.event.set()
@@ -207,11 +214,13 @@ def fork(ex, walker, env, arms) -> bool:
         s = STATE["sched"] = Sched(ex, root)
     parent = s.current
     envs = parent.envs + [env] if all(e is not env for e in parent.envs) else parent.envs
-    base = _capture(ex, walker, [])
+    import thread_cells
+    cells = thread_cells.collect(envs, parent.cells)  # each role's own copy from here (thread_cells.py)
+    base = _capture(ex, walker, [], cells)
     kids = []
     for i, (_body, fn) in enumerate(arms):
         c = Co(parent.path + (i,), parent)
-        c.state, c.envs, c.walker = "ready", envs, walker
+        c.state, c.envs, c.walker, c.cells = "ready", envs, walker, cells
         kids.append((c, fn))
     try:
         threading.stack_size(STACK_SIZE)
@@ -243,6 +252,7 @@ def fork(ex, walker, env, arms) -> bool:
         _yield(s, parent)
     finally:
         _install(ex, walker, base, envs=False)
+        thread_cells.join(base["cells"], [c.final for c in parent.children])  # the enclosing code's view
         s.cos = [c for c in s.cos if c not in parent.children]
         lost = next((c.order_lost for c in parent.children if c.order_lost), None)
         parent.order_lost = parent.order_lost or lost
@@ -266,6 +276,8 @@ def _run(s: Sched, me: Co, fn, walker, base) -> None:
         fn()
     except BaseException as e:  # noqa: BLE001 - re-raised by the forking coroutine
         me.error = e
+    import thread_cells
+    me.final = thread_cells.states(me.cells)
     me.state = "done"
     _yield(s, me)
 
