@@ -61,7 +61,9 @@ struct TmaOp {
   bool store = false;
   TensorMapModel tensor_map;
   std::vector<std::int64_t> coords;      // elements, innermost first
-  Region global;                         // a region of a global buffer
+  Region global;                         // a region of a global buffer; none (empty `buffer`) for a
+                                         // tma.load whose box lies wholly outside the tensor: it
+                                         // reads nothing and fills `smem` (docs/model-format.md)
   Region smem;                           // the shared region it corresponds to, element by element
   std::optional<AddressRef> smem_address;  // the address the instruction passes (default: smem's first element)
   std::vector<std::int64_t> multicast;   // CTA ranks, informational

@@ -83,9 +83,10 @@ void parse_tma(ObjectReader& o, Op& op, OpEnv& env) {
                                  t.smem.text, t.smem.size(), total));
   } else if (!o.has("global") && !t.store) {
     // A box wholly outside the tensor (some dimension starts at or past its extent, or ends at or
-    // before 0) reads no global memory: the TMA fills all of it (zeros, or NaN under oob_fill nan;
-    // cuTensorMapEncodeTiled's oobFill; PTX ISA 9.1 §5.5 Tensors, out-of-bound access of the bounding box). Its model has no
-    // `global`, and `smem` names the filled box. A box with any element inside must name it.
+    // before 0) reads no global memory: the TMA fills all of it (zeros, or NaN under oob_fill nan:
+    // cuTensorMapEncodeTiled's oobFill; PTX ISA 9.1 §5.5 Tensors, out-of-bound access of the
+    // bounding box). Its model has no `global`, and `smem` names the filled box. A box with any
+    // element inside must name it.
     const TensorMapModel& tm = t.tensor_map;
     bool outside = false;
     for (std::size_t d = 0; d < t.coords.size() && d < tm.dims.size(); ++d)
