@@ -247,6 +247,25 @@ TEST(TmaLayout, ABoxWhollyOutsideTheTensorFillsAndReadsNothing) {
   EXPECT_EQ(l->model.ops.at(0).writes, std::vector<std::string>{"S"});
 }
 
+// The fill is still an instruction the hardware must accept, into exactly the box's bytes.
+TEST(TmaLayout, AFillObeysTheTmaRulesAndNamesTheWholeBox) {
+  const std::string half = R"([{"name": "fill", "kind": "tma.load", "tensor_map": {"dtype": "float16", "dims": [1024, 1024],
+     "strides_bytes": [2048], "box": [64, 128], "swizzle": "128B"}, "coords": [1024, 0], "smem": "S[0:64, :]"}])";
+  auto l = load(model("float16", "[1024, 1024]", "S[(1024,1024):(1024,1)]", "[128, 64]", k128B, 1024, half));
+  KernelFinding f = the_finding(*l, "kernel.tma-layout", "fill");
+  EXPECT_EQ(f.status, prove::Status::kFail);
+  EXPECT_NE(f.message.find("has 4096 16-bit elements, but the box [64, 128] the TMA fills has 131072 bits"),
+            std::string::npos)
+      << f.message;
+  const std::string odd = R"([{"name": "fill", "kind": "tma.load", "tensor_map": {"dtype": "float16", "dims": [1024, 1024],
+     "strides_bytes": [2004], "box": [64, 128], "swizzle": "128B"}, "coords": [1024, 0], "smem": "S"}])";
+  auto l2 = load(model("float16", "[1024, 1024]", "S[(1024,1024):(1024,1)]", "[128, 64]", k128B, 1024, odd));
+  f = the_finding(*l2, "kernel.tma-layout", "fill");
+  EXPECT_EQ(f.status, prove::Status::kFail);
+  EXPECT_EQ(f.witness["rule"], "tma.box") << f.message;
+  EXPECT_NE(f.message.find("must be a multiple of 16"), std::string::npos) << f.message;
+}
+
 TEST(TmaLayout, AnOmittedGlobalIsRefusedUnlessTheBoxIsWhollyOutside) {
   auto bad = [&](const std::string& ops, const std::string& what) {
     try {

@@ -429,8 +429,48 @@ KernelFinding check_instruction(const KernelContext& ctx, std::size_t i, const T
     return op_finding(ctx, i, prove::Status::kUndecided,
                       fmt::format("interleave {} is not modelled", tm.interleave));
   if (t.global.buffer.empty()) {  // a box wholly outside the tensor (the reader checked): no byte to compare
+    // The instruction is still the hardware's: its map and shared address obey every TMA rule
+    // (hw::tma_box_geometry), and `smem` is the filled box, bit for bit.
     std::int64_t n = 1;
-    for (auto b : tm.box) n *= b;
+    for (auto b : tm.box) n = checked_mul(n, b);
+    const ResolvedBuffer* s = ctx.buffer(t.smem.buffer);
+    if (!s || s->elem_bits == 0)
+      return op_finding(ctx, i, prove::Status::kUndecided,
+                        fmt::format("the element size of '{}' is unknown", t.smem.buffer));
+    const std::int64_t box_bits = checked_mul(n, std::int64_t{tm.elem_bytes} * 8);
+    if (checked_mul(t.smem.size(), std::int64_t{s->elem_bits}) != box_bits) {
+      KernelFinding f = op_finding(
+          ctx, i, prove::Status::kFail,
+          fmt::format("region '{}' has {} {}-bit elements, but the box {} the TMA fills has {} bits ({} {}-byte "
+                      "elements): `smem` names the filled box",
+                      t.smem.text, t.smem.size(), s->elem_bits, coord_text(tm.box), box_bits, n, tm.elem_bytes));
+      f.related = {t.smem.buffer};
+      f.witness = {{"rule", "box size"}, {"smem_bits", t.smem.size() * s->elem_bits}, {"box_bits", box_bits}};
+      return f;
+    }
+    std::int64_t dst = 0;
+    if (t.smem_address) {
+      dst = smem_address(ctx, *t.smem_address);
+    } else {
+      std::vector<std::int64_t> first;
+      for (const auto& d : t.smem.dims) first.push_back(d.lo);
+      dst = smem_byte_images(*s, first).front();
+    }
+    hw::GlobalTensor geo;
+    geo.elem_bytes = tm.elem_bytes;
+    geo.dims = tm.dims;
+    geo.strides_bytes = tm.strides_bytes;
+    try {
+      if (dst < 0) throw InputError("smem.access", fmt::format("the instruction names shared byte {}", dst));
+      hw::tma_box_geometry(*ctx.target, geo,
+                           hw::TmaTileLoad{tm.box, t.coords, tm.swizzle, static_cast<std::uint64_t>(dst)});
+    } catch (const InputError& e) {
+      KernelFinding f = op_finding(ctx, i, prove::Status::kFail,
+                                   fmt::format("the hardware refuses the instruction: [{}] {}", e.check_id(), e.message()));
+      f.related = {t.smem.buffer};
+      f.witness = {{"rule", std::string(e.check_id())}, {"message", e.message()}};
+      return f;
+    }
     KernelFinding f = op_finding(
         ctx, i, prove::Status::kPass,
         fmt::format("the box {} at {} lies wholly outside the tensor's dims {}: the TMA fills its {} elements with {} "
