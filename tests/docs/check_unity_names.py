@@ -9,8 +9,8 @@ anonymous namespace (or `static`) then meet in one scope: the same signature is 
 different signatures are overloads, and a call in one file can silently pick the other file's helper
 (it happened: lower_tma.cpp's `refuse` and lower_gemm.cpp's). Batches shift whenever a file is added,
 so the rule is checked over the whole target, not per batch: every name declared at namespace scope
-with internal linkage (inside `namespace {`, or `static` at namespace scope) is defined by one file of
-its target only. Files the build compiles on their own (SKIP_UNITY_BUILD_INCLUSION in
+with internal linkage (inside `namespace {`, `static` at namespace scope, or a namespace-scope
+`const`/`constexpr` variable) is defined by one file of its target only. Files the build compiles on their own (SKIP_UNITY_BUILD_INCLUSION in
 tests/CMakeLists.txt) are exempt. Exit 1 and one line per clash; exit 0 when there is none.
 """
 from __future__ import annotations
@@ -86,7 +86,12 @@ def internal_names(path: str) -> set[tuple[str, str]]:
         if not s or not at_namespace():
             return
         anon = any(k == "ns" and not v for k, v in stack)
-        if not (anon or re.match(r"(template\s*<[^>]*>\s*)?static\b", s)):
+        bare = re.sub(r"\[\[[^\]]*\]\]\s*", "", s)  # attributes first: [[maybe_unused]] static ...
+        static = re.match(r"(template\s*<[^>]*>\s*)?(?:(?:constexpr|inline)\s+)*static\b", bare)
+        # a const or constexpr variable at namespace scope has internal linkage too (not inline/extern)
+        const_var = (re.match(r"(?:constexpr|const)\b", bare) and not re.search(r"\b(?:inline|extern)\b", bare)
+                     and "(" not in re.split(r"[={]", bare, 1)[0])
+        if not (anon or static or const_var):
             return
         ns = "::".join(v for k, v in stack if k == "ns" and v)
         name = declared_name(s)
