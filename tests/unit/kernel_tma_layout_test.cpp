@@ -159,6 +159,18 @@ std::string gather4_op(const std::string& swizzle, const std::string& box, const
                      kind, dims, box, swizzle, rows, global, smem);
 }
 
+// The model is refused with model.schema, naming op 0 and `what`.
+void expect_model_error(const std::string& text, const std::string& what) {
+  try {
+    load(text);
+    ADD_FAILURE() << "accepted: " << what;
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.check_id(), "model.schema");
+    EXPECT_NE(e.message().find("ops[0]"), std::string::npos) << e.message();
+    EXPECT_NE(e.message().find(what), std::string::npos) << e.message();
+  }
+}
+
 const std::string k128B8 = R"(mma_shared_layout(\"float16\", SwizzleMode.SWIZZLE_128B_ATOM, (8, 64)))";
 const std::string kRows = R"(["G[5, 0:64]", "G[17, 0:64]", "G[2, 0:64]", "G[900, 0:64]"])";
 
@@ -211,14 +223,7 @@ TEST(TmaLayout, Gather4RowsNarrowerThanTheSwizzleSpanAreUndecided) {
 
 TEST(TmaLayout, Gather4ModelErrorsNameTheOp) {
   auto bad = [&](const std::string& ops, const std::string& what) {
-    try {
-      load(model("float16", "[1024, 1024]", "S[(1024,1024):(1024,1)]", "[8, 64]", k128B8, 1024, ops));
-      ADD_FAILURE() << "accepted: " << what;
-    } catch (const InputError& e) {
-      EXPECT_EQ(e.check_id(), "model.schema");
-      EXPECT_NE(e.message().find("ops[0]"), std::string::npos) << e.message();
-      EXPECT_NE(e.message().find(what), std::string::npos) << e.message();
-    }
+    expect_model_error(model("float16", "[1024, 1024]", "S[(1024,1024):(1024,1)]", "[8, 64]", k128B8, 1024, ops), what);
   };
   bad(gather4_op("128B", "[64, 4]", "[5, 17, 2, 900]", kRows), "box[1] to be 1");
   bad(gather4_op("128B", "[64, 1]", "[5, 17, 2]", kRows), "has 3 entries; .tile::gather4 takes four row coordinates");
@@ -268,14 +273,7 @@ TEST(TmaLayout, AFillObeysTheTmaRulesAndNamesTheWholeBox) {
 
 TEST(TmaLayout, AnOmittedGlobalIsRefusedUnlessTheBoxIsWhollyOutside) {
   auto bad = [&](const std::string& ops, const std::string& what) {
-    try {
-      load(model("float16", "[1024, 1024]", "S[(1024,1024):(1024,1)]", "[128, 64]", k128B, 1024, ops));
-      ADD_FAILURE() << "accepted: " << what;
-    } catch (const InputError& e) {
-      EXPECT_EQ(e.check_id(), "model.schema");
-      EXPECT_NE(e.message().find("ops[0]"), std::string::npos) << e.message();
-      EXPECT_NE(e.message().find(what), std::string::npos) << e.message();
-    }
+    expect_model_error(model("float16", "[1024, 1024]", "S[(1024,1024):(1024,1)]", "[128, 64]", k128B, 1024, ops), what);
   };
   // one column of the box inside (960 + 64 = 1024 ends at the edge: columns 960..1023 are inside)
   bad(outside_op("[960, 0]"), "the box at coords [960, 0] has elements inside the tensor's dims [1024, 1024]");

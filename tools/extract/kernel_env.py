@@ -1086,8 +1086,13 @@ def _safe_value(ev: Evaluator, node, name: str, fn) -> object:
 
 def eval_or_unresolved(ev: Evaluator, node, name: str, line: int):
     """The value of `node`, or an Unresolved for `name` saying why not."""
+    return call_or_unresolved(lambda: ev.value(node), name, line)
+
+
+def call_or_unresolved(fn, name: str, line: int):
+    """fn(), or an Unresolved for `name` saying why its static evaluation failed."""
     try:
-        return ev.value(node)
+        return fn()
     except UnresolvedError as e:
         return Unresolved(name, line, f"depends on {e.item.name}", e.item)
     except RecursionError:

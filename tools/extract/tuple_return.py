@@ -82,20 +82,16 @@ def unpack(ev, target, node, line: int):
     NotThisForm when `node` is not a call of a helper ending in a display of as many elements;
     else a list (one value or Unresolved per element), the call's whole value (an early return),
     or one Unresolved for every name (the run failed; eval_or_unresolved's reasons)."""
-    from kernel_env import CodeRaises, ConvertError, Unresolved, UnresolvedError
+    from kernel_env import call_or_unresolved
     if not isinstance(target, (ast.Tuple, ast.List)) or any(isinstance(t, ast.Starred) for t in target.elts):
         raise NotThisForm("not a tuple target")
     fv, ret = display_of(ev, node, len(target.elts))
     name = "/".join(ast.unparse(t) for t in target.elts)
-    try:
-        return elements(ev, node, fv, ret)
-    except Whole as w:
-        return w.value
-    except UnresolvedError as e:
-        return Unresolved(name, line, f"depends on {e.item.name}", e.item)
-    except RecursionError:
-        return Unresolved(name, line, "expression nests too deeply")
-    except CodeRaises as e:
-        return Unresolved(name, line, str(e))
-    except (ConvertError, ArithmeticError, TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
-        return Unresolved(name, line, f"not evaluated statically: {e}")
+
+    def unpacked():
+        try:
+            return elements(ev, node, fv, ret)
+        except Whole as w:
+            return w.value
+
+    return call_or_unresolved(unpacked, name, line)

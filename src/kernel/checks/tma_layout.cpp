@@ -419,6 +419,14 @@ std::string dtype_note(const TensorMapModel& tm, const Sides& sd) {
                      sd.gb.elem_bits / tbits, tm.dtype);
 }
 
+// The shared byte the instruction writes first: its address operand, else `smem`'s first element.
+std::int64_t destination_byte(const KernelContext& ctx, const TmaOp& t, const ResolvedBuffer& s) {
+  if (t.smem_address) return smem_address(ctx, *t.smem_address);
+  std::vector<std::int64_t> first;
+  for (const auto& d : t.smem.dims) first.push_back(d.lo);
+  return smem_byte_images(s, first).front();
+}
+
 KernelFinding check_instruction(const KernelContext& ctx, std::size_t i, const TmaOp& t) {
   const TensorMapModel& tm = t.tensor_map;
   for (auto s : tm.elem_strides)
@@ -448,14 +456,7 @@ KernelFinding check_instruction(const KernelContext& ctx, std::size_t i, const T
       f.witness = {{"rule", "box size"}, {"smem_bits", t.smem.size() * s->elem_bits}, {"box_bits", box_bits}};
       return f;
     }
-    std::int64_t dst = 0;
-    if (t.smem_address) {
-      dst = smem_address(ctx, *t.smem_address);
-    } else {
-      std::vector<std::int64_t> first;
-      for (const auto& d : t.smem.dims) first.push_back(d.lo);
-      dst = smem_byte_images(*s, first).front();
-    }
+    const std::int64_t dst = destination_byte(ctx, t, *s);
     hw::GlobalTensor geo;
     geo.elem_bytes = tm.elem_bytes;
     geo.dims = tm.dims;
@@ -503,13 +504,7 @@ KernelFinding check_instruction(const KernelContext& ctx, std::size_t i, const T
   run.swizzle = tm.swizzle;
   TmaPlan::Issue is;
   is.coords = t.box_origin();
-  if (t.smem_address) {
-    is.smem_byte = smem_address(ctx, *t.smem_address);
-  } else {
-    std::vector<std::int64_t> first;
-    for (const auto& d : t.smem.dims) first.push_back(d.lo);
-    is.smem_byte = smem_byte_images(*sd.s, first).front();
-  }
+  is.smem_byte = destination_byte(ctx, t, *sd.s);
   run.issues.push_back(is);
   if (t.is_gather4()) {
     // The four rows land one box row apart; PTX ISA §5.5.3.4 does not say how far apart when a
