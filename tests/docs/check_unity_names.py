@@ -11,7 +11,13 @@ different signatures are overloads, and a call in one file can silently pick the
 so the rule is checked over the whole target, not per batch: every name declared at namespace scope
 with internal linkage (inside `namespace {`, `static` at namespace scope, or a namespace-scope
 `const`/`constexpr` variable) is defined by one file of its target only. Files the build compiles on their own (SKIP_UNITY_BUILD_INCLUSION in
-tests/CMakeLists.txt) are exempt. Exit 1 and one line per clash; exit 0 when there is none.
+tests/CMakeLists.txt) are exempt. A macro is the same hazard across files: one that a unity-built
+file `#define`s and does not `#undef` before its end is defined in every file after it in the
+batch, so it is reported too. Exit 1 and one line per clash; exit 0 when there is none.
+
+Not checked: a namespace-scope `using namespace X;` also reaches the files after it in a batch
+(several unit tests have `using namespace tirx::test;`); only a clash it causes at compile time is
+caught, by the compiler.
 """
 from __future__ import annotations
 
@@ -139,6 +145,20 @@ def internal_names(path: str) -> set[tuple[str, str]]:
     return names
 
 
+DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(define|undef)[ \t]+(\w+)", re.M)
+
+
+def leaked_macros(path: str) -> list[str]:
+    """Macros the file defines and has not undefined again at its end (in order of definition)."""
+    live: dict[str, None] = {}
+    for kind, name in DIRECTIVE.findall(open(path, encoding="utf-8").read()):
+        if kind == "define":
+            live[name] = None
+        else:
+            live.pop(name, None)
+    return list(live)
+
+
 def declared_name(decl: str) -> str | None:
     decl = re.sub(r"\[\[[^\]]*\]\]", " ", decl)
     decl = re.sub(r"^template\s*<.*?>\s*(?=[A-Za-z\[])", "", decl)
@@ -197,6 +217,10 @@ def main() -> int:
                 continue
             for ns, name in internal_names(f):
                 where[(ns, name)].append(os.path.relpath(f, root))
+            for macro in leaked_macros(f):
+                clashes += 1
+                print(f"{target}: {os.path.relpath(f, root)} defines the macro {macro} and does not #undef it at "
+                      f"its end: in a unity batch it stays defined in the files after it (add #undef {macro})")
         for (ns, name), fs in sorted(where.items()):
             if len(fs) > 1 and name not in OVERLOAD_POINTS:
                 clashes += 1
@@ -204,7 +228,7 @@ def main() -> int:
                       f"of one target ({', '.join(fs)}): rename all but one (unity builds put them in one scope)")
     if clashes:
         return 1
-    print(f"unity names: no internal-linkage name is defined twice within a target "
+    print(f"unity names: no internal-linkage name is defined twice within a target and no macro outlives its file "
           f"({sum(len(v) for v in targets(root).values()) - len(skip)} files)")
     return 0
 

@@ -277,7 +277,28 @@ TEST(TmaLayout, AnOmittedGlobalIsRefusedUnlessTheBoxIsWhollyOutside) {
   };
   // one column of the box inside (960 + 64 = 1024 ends at the edge: columns 960..1023 are inside)
   bad(outside_op("[960, 0]"), "the box at coords [960, 0] has elements inside the tensor's dims [1024, 1024]");
-  bad(outside_op("[1024, 0]", "tma.store"), "global");  // a store always names its global region
+  // a store always names its global region; a gather4 load its four rows
+  bad(outside_op("[1024, 0]", "tma.store"), "is missing; a tma.store writes global memory");
+  std::string rows_missing = gather4_op("128B", "[64, 1]", "[5, 17, 2, 900]", kRows);
+  const std::size_t from = rows_missing.find("\"global\"");
+  rows_missing.erase(from, rows_missing.find("\"smem\"") - from);
+  expect_model_error(model("float16", "[1024, 1024]", "S[(1024,1024):(1024,1)]", "[8, 64]", k128B8, 1024, rows_missing),
+                     "is missing; a gather4 load names four global regions, one per row coordinate");
+}
+
+// CUtensorMapFloatOOBfill: the NaN fill exists for floating-point element types only.
+TEST(TmaLayout, NanFillOnAnIntegerMapIsRefused) {
+  auto with_fill = [](const std::string& dtype) {
+    return fmt::format(R"([{{"name": "fill", "kind": "tma.load", "tensor_map": {{"dtype": "{}", "dims": [1024, 1024],
+     "strides_bytes": [2048], "box": [64, 128], "swizzle": "128B", "oob_fill": "nan"}}, "coords": [1024, 0], "smem": "S"}}])",
+                       dtype);
+  };
+  expect_model_error(model("int16", "[1024, 1024]", "S[(1024,1024):(1024,1)]", "[128, 64]", k128B, 1024, with_fill("int16")),
+                     "is 'nan' but the map's dtype 'int16' is an integer type");
+  auto l = load(model("float16", "[1024, 1024]", "S[(1024,1024):(1024,1)]", "[128, 64]", k128B, 1024,
+                      with_fill("float16")));
+  const KernelFinding f = the_finding(*l, "kernel.tma-layout", "fill");
+  EXPECT_EQ(f.status, prove::Status::kPass) << f.message;
 }
 
 TEST(LowerTma, OneBoxForAnAtomWideTile) {

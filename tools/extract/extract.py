@@ -697,6 +697,21 @@ def instance_record(args) -> dict:
     return rec
 
 
+def note_bindings(instance: dict) -> None:
+    """Says on stderr that the model fixed values the source leaves to run time, so that a complete
+    model's assumptions are not only inside the JSON (docs/extract.md, the representative instance)."""
+    bound = instance.get("bindings") or []
+    if not bound:
+        return
+    print(f"extract: the model is the representative instance '{instance.get('convention')}': {len(bound)} value(s) "
+          "the source leaves to run time are bound (extraction.instance.bindings; --instance none leaves them "
+          "unresolved):", file=sys.stderr)
+    for b in bound[:5]:
+        print(f"  line {b['line']} (value {b['value']}): {b['what']}", file=sys.stderr)
+    if len(bound) > 5:
+        print(f"  ... and {len(bound) - 5} more", file=sys.stderr)
+
+
 def sampled_loops(ex) -> list:
     seen, out = set(), []
     for s in ex.sampled_loops:
@@ -945,6 +960,7 @@ def run(args) -> int:
                              f"({e.strerror or e})") from None
     else:
         sys.stdout.write(text)
+    note_bindings(model["extraction"].get("instance", {}))
     blocked = model["extraction"]["unresolved"]
     model["extraction"]["complete"] = not blocked
     if blocked:

@@ -84,3 +84,5 @@ void interrupt_command() {
 void set_memory_backstop_enabled(bool on) { g_backstop.store(on); }
 
 }  // namespace tirx::cli
+
+#undef TIRX_UNDER_ASAN  // unity builds: not defined in the files after this one

@@ -455,3 +455,5 @@ void register_extract(CLI::App& app, int& exit_code) {
 }
 
 }  // namespace tirx::cli
+
+#undef TIRX_EXTRACT_UNDER_ASAN  // unity builds: not defined in the files after this one

@@ -7,6 +7,16 @@
 
 namespace tirx::kernel::detail {
 
+namespace {
+
+// TVM's floating-point element types: floatN, bfloat16, float8_*/float4_* and their aliases
+// fp16/bf16/fp32/fp8/fp4 (src/layout/dtype.cpp's names); everything else (intN, uintN, bool) is not.
+bool is_float_dtype(std::string_view dtype) {
+  return dtype.starts_with("float") || dtype.starts_with("bfloat") || dtype.starts_with("fp") || dtype == "bf16";
+}
+
+}  // namespace
+
 void parse_tma(ObjectReader& o, Op& op, OpEnv& env) {
   TmaOp t;
   t.store = op.kind == "tma.store";
@@ -38,6 +48,12 @@ void parse_tma(ObjectReader& o, Op& op, OpEnv& env) {
         m.choice("swizzle", {"none", "32B", "64B", "128B", "128B_ATOM_32B", "128B_ATOM_64B"}));
     tm.interleave = m.opt_choice("interleave", {"none", "16B", "32B"}).value_or("none");
     tm.oob_fill = m.opt_choice("oob_fill", {"none", "nan"}).value_or("none");
+    // CUtensorMapFloatOOBfill (cuda.h, cuTensorMapEncodeTiled): the NaN fill is a floating-point
+    // mode; the driver refuses it for the integer element types (UINT8..INT64).
+    if (tm.oob_fill == "nan" && !is_float_dtype(tm.dtype))
+      m.fail("oob_fill", fmt::format("is 'nan' but the map's dtype '{}' is an integer type; cuTensorMapEncodeTiled "
+                                     "takes the NaN fill for floating-point element types only",
+                                     tm.dtype));
     m.finish();
     t.coords = o.int_array("coords", INT32_MIN, INT32_MAX);
     t.gather4 = o.int_array("gather4", INT32_MIN, INT32_MAX, false);
@@ -64,6 +80,11 @@ void parse_tma(ObjectReader& o, Op& op, OpEnv& env) {
     }
   }
   t.smem = env.region(o, "smem", kSharedScopes);
+  if (!o.has("global") && (t.is_gather4() || t.store))
+    o.fail("global", t.store ? "is missing; a tma.store writes global memory and names the region it writes (only a "
+                               "tma.load whose box lies wholly outside the tensor omits it)"
+                             : "is missing; a gather4 load names four global regions, one per row coordinate (only a "
+                               "plain tma.load whose box lies wholly outside the tensor omits it)");
   if (t.is_gather4()) {
     t.global_rows = env.regions(o, "global", kGlobalScope);
     if (t.global_rows.size() != 4)
