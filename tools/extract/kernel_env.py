@@ -469,10 +469,15 @@ class Evaluator(Translator):
             hi = self.value(s.upper) if s.upper else None
             st = self.value(s.step) if s.step else None
             return base[lo:hi:st]
-        if isinstance(node, ast.Slice):
-            # one element of a multi-dimensional index (`t[:, n:]`): Python's slice object, which the
-            # subscripted value interprets (a host tensor's view, host_torch.py)
-            return slice(*(self.value(x) if x is not None else None for x in (node.lower, node.upper, node.step)))
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Tuple) and \
+                any(isinstance(e, ast.Slice) for e in node.slice.elts):
+            # a host tensor's multi-dimensional index with slices (`kv_flat[:, n:]`): Python's slice
+            # objects, which the tensor's view reads (host_torch.py); other values keep their own forms
+            base = self.value(node.value)
+            if isinstance(base, host_torch.HostTensor):
+                return base[tuple(slice(*(self.value(x) if x is not None else None
+                                          for x in (e.lower, e.upper, e.step))) if isinstance(e, ast.Slice)
+                                  else self.value(e) for e in node.slice.elts)]
         if isinstance(node, ast.BoolOp):
             # Python's short circuit: `K <= 1024 or total > 2 * num_sms` is decided by its first operand
             # when that is true, whatever the second (which may be a runtime value)
