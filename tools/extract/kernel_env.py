@@ -234,6 +234,9 @@ _INT_BITS = {"int8": 8, "int16": 16, "int32": 32, "int64": 64, "uint8": 8, "uint
 
 
 def _int_cast(dtype: str, v, node):
+    import fragments
+    if isinstance(v, fragments.RegElem) and dtype in _INT_BITS:
+        v._runtime()  # a register's content cast to an integer type: that runtime value (its root)
     if dtype == "bool" and isinstance(v, (bool, int)):
         return bool(v)
     if isinstance(v, bool) and dtype in _INT_BITS:
@@ -466,6 +469,15 @@ class Evaluator(Translator):
             hi = self.value(s.upper) if s.upper else None
             st = self.value(s.step) if s.step else None
             return base[lo:hi:st]
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Tuple) and \
+                any(isinstance(e, ast.Slice) for e in node.slice.elts):
+            # a host tensor's multi-dimensional index with slices (`kv_flat[:, n:]`): Python's slice
+            # objects, which the tensor's view reads (host_torch.py); other values keep their own forms
+            base = self.value(node.value)
+            if isinstance(base, host_torch.HostTensor):
+                return base[tuple(slice(*(self.value(x) if x is not None else None
+                                          for x in (e.lower, e.upper, e.step))) if isinstance(e, ast.Slice)
+                                  else self.value(e) for e in node.slice.elts)]
         if isinstance(node, ast.BoolOp):
             # Python's short circuit: `K <= 1024 or total > 2 * num_sms` is decided by its first operand
             # when that is true, whatever the second (which may be a runtime value)
@@ -725,6 +737,9 @@ class Evaluator(Translator):
             phase = args[1] if len(args) > 1 else kw.get("phase")
             return tvm_classes.construct(Imported(tvm_classes.PIPELINE_MODULES[1], "PipelineState", node.lineno),
                                          [depth, phase] if phase is not None else [depth], node.lineno, "unset")
+        if fname in ("K.RingState", "Kern.RingState"):
+            import kern_ring  # kern's ring cursor (kern/ring.py), PipelineState's when stage 0, stride 1
+            return kern_ring.construct(self, node)
         if fname.startswith(("K.", "Kern.")) and short in ("thread_id", "warp_id", "lane_id", "warp_id_in_role",
                                                            "tid_in_role") and \
                 not node.keywords:
@@ -778,6 +793,9 @@ class Evaluator(Translator):
                 not node.keywords:
             # K.int32(2), K.float32(0.0): a typed constant; its value is the number
             v = self.value(node.args[0])
+            import fragments
+            if isinstance(v, fragments.RegElem) and KERN_CONSTS[short] == "int":
+                v._runtime()  # K.uint32(reg[0]) is tvm::cast of the register (ir.h DEF_DTYPE_CAST): its runtime value
             if isinstance(v, bool) or not isinstance(v, (int, float)):
                 raise ConvertError(f"{ast.unparse(node)!r} is not a constant")
             return int(v) if KERN_CONSTS[short] == "int" else float(v)

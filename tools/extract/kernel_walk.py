@@ -864,6 +864,9 @@ class Walker:
             obj.lose(line, f"{f.attr}() by warps other than those that built the state (line {obj.line})")
         elif obj.warps != ex.warps and f.attr == "advance" and not call.args:
             obj.advance_copies(sorted(ex.warps))  # a subset of its builders: their own copies
+        elif getattr(obj, "ring", False) and f.attr == "init":
+            # kern's RingState.init(stage, phase) (kern_ring.py): not PipelineState's init(phase)
+            obj.lose(line, "RingState.init() is not followed (its first argument is a stage, not a phase)")
         elif obj.warps != ex.warps and f.attr == "init" and len(call.args) == 1:
             v = eval_or_unresolved(Evaluator(env), call.args[0], "phase", line)
             if isinstance(v, Unresolved):
