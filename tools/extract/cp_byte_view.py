@@ -113,6 +113,7 @@ def view_regions(src, tbuf, T: list, timg: dict, tsz: int, src_bytes: set, sourc
     name = f"{src.name}.{tbuf.name}" + (f"@{v0}" if v0 else "")
     view_of = {"buffer": src.name, "offset_bytes": v0} if v0 else {"buffer": src.name}
     ref = _emit(ex, name, src.scope, shape, tbuf.dtype, layout, line, ast.Constant(name), view_of=view_of)
+    ex.__dict__.setdefault("_cp_views", set()).add(ref.name)  # tmem_nesting.finish drops it with its op
     b = next(x for x in ex.buffers if x["name"] == ref.name)
     b["origin"] = (f"{ex.current_file()}:{line} a view of {src.name} ({src.dtype}) the kernel does not declare: the "
                    f"bytes the tcgen05.cp copies into {tbuf.name} ({tbuf.dtype}), element i the source of "

@@ -14,17 +14,19 @@ buffers"):
   2. every buffer but the innermost is plain storage: a 32-bit lane x column layout
      (`S[(128,C):(1@TLane,1@TCol)]` and what expands to it), whose declaration says nothing about
      what its cells hold (docs/extract.md, "Plain TMEM storage");
-  3. the innermost declares a role the instruction's form fills.  Only one pairing is admitted:
-     a tcgen05.cp (PTX ISA 9.1 §9.7.16.9.2, the copy of a shared-memory matrix into TMEM) and a
-     scale-factor buffer — a layout from `sf_tmem_layout(` (TVM's SF TMEM layout) of a scale
-     dtype (UE8M0 / UE4M3, PTX §9.7.16.10.7).  The same buffers mma_forms.sf_operand takes for an
-     SF operand's raw address.
+  3. the innermost is a scale-factor buffer — a layout from `sf_tmem_layout(` (TVM's SF TMEM
+     layout) of a scale dtype (UE8M0 / UE4M3, PTX ISA 9.1 §9.7.16.10.7) — and the instruction is a
+     tcgen05.cp (§9.7.16.9.2: a copy of a shared-memory matrix into TMEM; the buffers
+     mma_forms.sf_operand takes for an SF operand's raw address).  The copy's form alone gives
+     the columns no scale-factor meaning (it also copies A operands or accumulators); (2) makes
+     the innermost the only declaration that says what the columns hold, and
+  4. the data flow confirms it, checked when the walk is over (finish): some block-scaled
+     tcgen05.mma of the model reads that buffer as its SFA or SFB operand.  Else the op is taken
+     back out and listed unresolved.
 
-Then the innermost is meant; the op's notes say so.  A further condition is checked when the walk
-is over (finish): some block-scaled tcgen05.mma of the model reads that buffer as its SFA or SFB
-operand (the columns do hold scale factors); else the op is taken back out and listed
-unresolved.  Buffers that overlap without nesting, an outer buffer that is not plain storage, two
-innermost candidates, or another instruction form stay unresolved as before.
+Then the innermost is meant; the op's notes say so.  Buffers that overlap without nesting, an
+outer buffer that is not plain storage, two innermost candidates, or another instruction form
+stay unresolved as before.  An op taken back out takes its cp_byte_view views with it.
 """
 from __future__ import annotations
 
@@ -75,14 +77,15 @@ def choose(hits: list, c0: int, c1: int, form: str | None, ex) -> tuple[BufferRe
     if form != "tcgen05.cp" or not sf:
         raise ConvertError(f"{head}, nested, innermost {inner.name} ({inner.dtype}, {inner.layout}): "
                            + ("it is not a scale-factor buffer (sf_tmem_layout of UE8M0/UE4M3)" if not sf else
-                              f"a {form or 'this instruction'} is not the form that fills scale-factor buffers")
+                              f"the rule is for a tcgen05.cp, not {form}")
                            + ", so which one the instruction means is not fixed")
     pending = ex.__dict__.setdefault("_nest_pending", [])
     pending.append(inner.name)
     return inner, (f"columns {c0}..{c1 - 1} lie in {names}, nested: {', '.join(r.name for r in order[:-1])} plain "
-                   f"32-bit storage, {inner.name} a scale-factor buffer placed inside it; a tcgen05.cp fills scale "
-                   f"factors, so {inner.name} is meant (tmem_nesting.py; a block-scaled MMA reading it as SFA/SFB "
-                   "is required at the end of the walk)")
+                   f"32-bit storage (no statement of what its cells hold), {inner.name} a scale-factor buffer placed "
+                   f"inside it, the only declaration of those columns' contents, so {inner.name} is meant "
+                   "(tmem_nesting.py; confirmed at the end of the walk: a block-scaled tcgen05.mma reads it as "
+                   "SFA/SFB)")
 
 
 def begin(ex) -> None:
@@ -133,3 +136,7 @@ def finish(ex) -> None:
                  f"{', '.join(missing)}, is taken only when a block-scaled tcgen05.mma reads it as SFA/SFB, "
                  "and no extracted MMA does")
     ex.ops[:] = keep
+    views = ex.__dict__.get("_cp_views") or set()
+    if views:
+        used = {str(v).split("[")[0].strip() for op in ex.ops for v in op.values() if isinstance(v, str)}
+        ex.buffers[:] = [b for b in ex.buffers if b["name"] not in views or b["name"] in used]

@@ -18,7 +18,8 @@ the instruction names.  A raw number (no allocated_addr) is relative to the allo
 when the kernel's one TMEM pool allocates all 512 columns (the allocation then starts at lane 0,
 column 0); the buffer is the TMEM buffer whose columns (pool-tracked) contain the instruction's
 columns — when two do, or one whose columns are not known might, it stays unresolved, naming
-them; one is never picked.
+them; one is never picked, except by tmem_nesting.py's rule for a tcgen05.cp into a scale-factor
+buffer nested in plain storage.
 
 Pool columns (note_pool_alloc / pool_statement): the pool's offset starts at 0, each alloc takes
 `cols=` if given, else (no layout=, a 2-D shape) shape[1] x bits / 32 (TMEMPool._resolve_cols,
@@ -469,7 +470,7 @@ def named_buffer(addr, c0: int, c1: int, env, ex, form: str | None = None) -> tu
         r = hits[0]
         return r, (f"raw TMEM address: {why} (base lane 0, column 0); columns "
                    f"{c0}..{c1 - 1} lie in {r.name} (columns {r.tmem_col}..{r.tmem_col + r.tmem_ncols - 1}) only")
-    if len(hits) > 1 and not unknown:
+    if len(hits) > 1 and not unknown and form == "tcgen05.cp":
         import tmem_nesting
         r, how = tmem_nesting.choose(hits, c0, c1, form, ex)
         return r, f"raw TMEM address: {why} (base lane 0, column 0); {how}"
