@@ -93,7 +93,7 @@ def _images_uncached(buf, with_replicas: bool):
     return out
 
 
-def regions(ptr, nbytes: int, desc: dict, shape: str, rows: int, bits: int, t, env, ex):
+def regions(ptr, nbytes: int, desc: dict, shape: str, rows: int, bits: int, t, env, ex, line: int = 0):
     """(smem REGION, tmem REGION, why) of the copy (module docstring)."""
     import mma_forms
     import tmem_cp
@@ -123,7 +123,7 @@ def regions(ptr, nbytes: int, desc: dict, shape: str, rows: int, bits: int, t, e
             read[a] = (r, b)
     S = sorted(c for c, a in first.items() if all(a + k in read for k in range(esz)))
     # cells the copy writes, relative to the TMEM buffer's start: (lane, byte of the lane's columns)
-    tbuf, why = tmem_ops.named_buffer(t, t.col, t.col + bits // 32, env, ex)
+    tbuf, why = tmem_ops.named_buffer(t, t.col, t.col + bits // 32, env, ex, form="tcgen05.cp")
     start = mma_forms.tmem_start(ex, tbuf.name)
     if start is None:
         raise ConvertError(f"the TMEM column where {tbuf.name} starts is not in the model")
@@ -142,11 +142,23 @@ def regions(ptr, nbytes: int, desc: dict, shape: str, rows: int, bits: int, t, e
     if not S or not T:
         raise ConvertError(f"no element of {src.name if not S else tbuf.name} lies wholly in the bytes the copy "
                            f"{'reads' if not S else 'writes'}")
-    if len(S) != len(T) and esz != tsz:
-        raise ConvertError(f"the copy reads {len(S)} {src.dtype} elements of {src.name} into {len(T)} {tbuf.dtype} "
-                           f"elements of {tbuf.name}: a tcgen05.cp op pairs elements of one size (kernel.sf-layout "
-                           "compares them byte by byte), and the kernel names no view of either buffer in the "
-                           "other's element type")
+    if esz != tsz:
+        # elements of two sizes: the source's bytes as the TMEM buffer's elements (cp_byte_view.py)
+        import cp_byte_view
+        lane_row = {ln: r for r in range(rows) for ln in row_lanes(shape, r)}
+        src_bytes = {a + k for a in first.values() for k in range(esz)}
+
+        def source_of(lane: int, byte: int):
+            r = lane_row.get(lane + start[0] - t.lane)
+            b = byte - (t.col - start[1]) * 4
+            if r is None or not 0 <= b < bits // 8:
+                return None
+            return base + (r // 8) * desc["sbo_bytes"] + (r % 8) * 16 + (b // 16) * desc["lbo_bytes"] + b % 16
+
+        smem, tmem, note = cp_byte_view.view_regions(src, tbuf, T, timg, tsz, src_bytes, source_of, line, ex)
+        return smem, tmem, (f"{why}; source row r byte b at {src.name} byte start + (r // 8) SBO + (r % 8) 16 + "
+                            f"(b // 16) LBO + b % 16 (K-major, no swizzle), to lanes {_lanes_text(shape)}, column "
+                            f"taddr.col + b / 4 (PTX ISA §9.7.16.9.2); {note}")
     if len(S) != len(T):
         raise ConvertError(f"the copy reads {len(S)} whole elements of {src.name} and writes {len(T)} of "
                            f"{tbuf.name}: which element goes where is not derived")

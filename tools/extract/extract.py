@@ -546,6 +546,8 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
             raise InputError("extract.scope", str(e), e.line) from None
     import smem_placement
     smem_placement.finish(ex)  # SMEMPool offsets -> placement (or a note saying why not)
+    import tmem_nesting
+    tmem_nesting.finish(ex)  # a copy into a nested SF buffer needs an MMA reading it as SFA/SFB
     for (cls, field), v in sorted(py_classes.FIELD_OVERRIDES.items()):
         ex.config[f"{cls}.{field}"] = {"value": v, "origin": "--param (a field of every instance constructed)"}
     for name, v in overrides.items():  # every override applied is recorded, module constants too
@@ -591,6 +593,8 @@ def _extract_tile(cls, tree, env, overrides, file_label) -> dict:
             raise InputError("extract.scope", str(e), e.line) from None
         walked.append(f"{cls.name}.{name}")
     smem_placement.finish(ex)
+    import tmem_nesting
+    tmem_nesting.finish(ex)
     for name, where in sorted(tile_class.CLASS_OVERRIDES.items()):
         if name not in ex.config:
             ex.config[name] = {"value": overrides[name], "origin": f"--param (bound in {', '.join(where)})"}

@@ -351,22 +351,25 @@ def cp_ops(call: ast.Call, text: str, env, ex) -> list[dict]:
         ptr, nbytes, desc = _src(dv, "source")
         op = {"kind": "tcgen05.cp", "warps": warps, "cta_group": group, "shape": shape, "src_desc": desc,
               "taddr": {"lane": t.lane, "col": t.col}}
-        op["smem"], op["tmem"], why = _regions(ptr, nbytes, desc, shape, rows, bits, t, env, ex)
+        import tmem_nesting
+        tmem_nesting.begin(ex)
+        op["smem"], op["tmem"], why = _regions(ptr, nbytes, desc, shape, rows, bits, t, env, ex, call.lineno)
+        tmem_nesting.mark(op, ex)
         op["notes"] = why
         out.append(op)
     return out
 
 
-def _regions(ptr, nbytes, desc, shape, rows, bits, t, env, ex):
+def _regions(ptr, nbytes, desc, shape, rows, bits, t, env, ex, line=0):
     """The plain .128x* case here; the replicating shapes and other layouts: cp_regions.py."""
     import cp_regions
     if shape not in ("128x256b", "128x128b"):
-        return cp_regions.regions(ptr, nbytes, desc, shape, rows, bits, t, env, ex)
+        return cp_regions.regions(ptr, nbytes, desc, shape, rows, bits, t, env, ex, line)
     try:
         return _plain_regions(ptr, nbytes, desc, shape, rows, bits, t, env, ex)
     except ConvertError as plain:
         try:
-            return cp_regions.regions(ptr, nbytes, desc, shape, rows, bits, t, env, ex)
+            return cp_regions.regions(ptr, nbytes, desc, shape, rows, bits, t, env, ex, line)
         except ConvertError as other:
             raise ConvertError(f"{plain}; from the layouts' images: {other}") from None
 
@@ -397,7 +400,7 @@ def _plain_regions(ptr, nbytes, desc, shape, rows, bits, t, env, ex):
     if box is None:
         raise ConvertError(f"the elements of {buf.name} the copy reads are not a box in (row, byte) order")
     cols = bits // 32
-    tbuf, why = tmem_ops.named_buffer(t, t.col, t.col + cols, env, ex)
+    tbuf, why = tmem_ops.named_buffer(t, t.col, t.col + cols, env, ex, form="tcgen05.cp")
     tmem = tmem_ops.tmem_box(tbuf, (t.lane, t.lane + rows), (t.col, t.col + cols), "the copy")
     return f"{buf.name}[{box}]", tmem, (f"{why}; source row r byte b at {buf.name} byte start + (r // 8) SBO + "
                                         "(r % 8) 16 + (b // 16) LBO + b % 16 (K-major, no swizzle), to lane "

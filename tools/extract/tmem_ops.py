@@ -18,7 +18,8 @@ the instruction names.  A raw number (no allocated_addr) is relative to the allo
 when the kernel's one TMEM pool allocates all 512 columns (the allocation then starts at lane 0,
 column 0); the buffer is the TMEM buffer whose columns (pool-tracked) contain the instruction's
 columns — when two do, or one whose columns are not known might, it stays unresolved, naming
-them; one is never picked.
+them; one is never picked, except by tmem_nesting.py's rule for a tcgen05.cp into a scale-factor
+buffer nested in plain storage.
 
 Pool columns (note_pool_alloc / pool_statement): the pool's offset starts at 0, each alloc takes
 `cols=` if given, else (no layout=, a 2-D shape) shape[1] x bits / 32 (TMEMPool._resolve_cols,
@@ -449,8 +450,9 @@ def only_buffer(env, ex) -> tuple[BufferRef, str]:
                       "(the only TMEM buffer) starts there")
 
 
-def named_buffer(addr, c0: int, c1: int, env, ex) -> tuple[BufferRef, str]:
-    """The TMEM buffer the address names for columns c0 .. c1 - 1, with why."""
+def named_buffer(addr, c0: int, c1: int, env, ex, form: str | None = None) -> tuple[BufferRef, str]:
+    """The TMEM buffer the address names for columns c0 .. c1 - 1, with why.  `form`: the
+    instruction (tcgen05.cp), for columns in nested buffers (tmem_nesting.py)."""
     if isinstance(addr, TmemAddr) and addr.buf is not None:
         return addr.buf, f"{addr.buf.name}.allocated_addr (column {addr.buf.tmem_col} of the pool)"
     ok, why = _whole_pool(env, ex)
@@ -468,6 +470,10 @@ def named_buffer(addr, c0: int, c1: int, env, ex) -> tuple[BufferRef, str]:
         r = hits[0]
         return r, (f"raw TMEM address: {why} (base lane 0, column 0); columns "
                    f"{c0}..{c1 - 1} lie in {r.name} (columns {r.tmem_col}..{r.tmem_col + r.tmem_ncols - 1}) only")
+    if len(hits) > 1 and not unknown and form == "tcgen05.cp":
+        import tmem_nesting
+        r, how = tmem_nesting.choose(hits, c0, c1, form, ex)
+        return r, f"raw TMEM address: {why} (base lane 0, column 0); {how}"
     if len(hits) > 1:
         raise ConvertError(f"raw TMEM columns {c0}..{c1 - 1} lie in several TMEM buffers "
                            f"({', '.join(r.name for r in hits)}): which one the instruction means is not fixed")
