@@ -234,7 +234,8 @@ def _int(v) -> bool:
 def statement(call, env, ex, cond, line: int):
     """`B.init(count)` / `B.arrive(...)` / `B.wait(stage, phase)` on a barrier object: the phase
     bookkeeping.  Returns None when `call` is none of these, else ("wait", bar, index, parity-or-why)
-    for a wait (the caller decides whether it blocks) or ("other",)."""
+    for a wait (the caller decides whether it blocks), ("waits", [("wait", ...), ...]) for a wait whose
+    slot or phase is fixed per warpgroup (per_group), or ("other",)."""
     import kernel_env
     from kernel_env import Evaluator
     f = call.func
@@ -263,6 +264,11 @@ def statement(call, env, ex, cond, line: int):
             ph.keep.append(bar)
         return ("other",)
     idx = val(call.args[0]) if call.args else None
+    fixed = _int(idx) and (f.attr != "wait" or (len(call.args) == 2 and _int(val(call.args[1]))))
+    if not fixed:
+        parts = per_group(ex, lambda: statement(call, env, ex, cond, line))
+        if parts is not None:  # a slot or phase fixed per warpgroup (per warp): each group on its own
+            return ("waits", parts) if f.attr == "wait" else ("other",)
     if f.attr == "wait":
         par = val(call.args[1]) if len(call.args) == 2 and not call.keywords else None
         off = bar.phase_offset
@@ -313,6 +319,44 @@ def statement(call, env, ex, cond, line: int):
         return ("other",)
     ph.arrive(bar, idx, n)
     return ("other",)
+
+
+def groups(ex) -> list | None:
+    """The statement's warps split by warpgroup (else by warp) when they span several -- the level at
+    which a thread index such as `wg_id` is uniform (flow_state.record_per_group's split) -- or None."""
+    ws = ex.warps
+    if ws is None or len(ws) < 2:
+        return None
+    for level in (lambda w: w // 4, lambda w: w):
+        gs: dict = {}
+        for w in sorted(ws):
+            gs.setdefault(level(w), set()).add(w)
+        if len(gs) > 1:
+            return [frozenset(g) for g in gs.values()]
+    return None
+
+
+def per_group(ex, fn) -> list | None:
+    """`fn()` once per group of `groups(ex)`, each with the walk's warps narrowed to that group (so a
+    slot `wg_id` or a barrier id `1 + wg_id` is fixed there: flash_attention4's softmax warpgroups'
+    `p_o_rescale.arrive(wg_id)`): the results in group order, or None when the warps do not split.
+    The groups arrive one after the other at the statement's place, as they issue it each on its own
+    slot; a wait passes when every group's passes."""
+    import tvm_classes
+    gs = groups(ex)
+    if gs is None:
+        return None
+    saved = (ex.warps, tvm_classes.WALK.get("warps"))
+    out = []
+    try:
+        for g in gs:
+            ex.warps = g
+            tvm_classes.WALK["warps"] = g
+            r = fn()
+            out += r[1] if isinstance(r, tuple) and r[0] == "waits" else [r]
+    finally:
+        ex.warps, tvm_classes.WALK["warps"] = saved
+    return out
 
 
 def _tma_completion(call, env) -> bool:

@@ -226,7 +226,12 @@ def run_extract(text, path, repo, commit, kernel, params, out):
 # The T.serial iterations a bundled model's pass records, where it is more than the extractor's
 # default of 1 (docs/extract.md, "Loops"): fp16_bf16_gemm's hand-written model holds k-tiles 0
 # and 3 of its 4-stage ring (tma_a_s3_*, mma_s3_*), so its extraction walks k-tiles 0..3.
-SERIAL_ITERATIONS = {"fp16_bf16_gemm": 4}
+# flash_attention4 (0: every iteration): its warp roles are ordered by mbarrier waits across the
+# whole K/V loop -- the MMA warp's waits after its loop pair with the load warp's last iteration and
+# the softmax warpgroups' last step -- so only a walk of all 7 iterations of each T.serial loop has
+# every wait satisfied by an arrival in the walked pass (docs/extract.md, "Warpgroup roles and named
+# barriers"); at 1 iteration the wrapped K/V copies stay unresolved, as they should.
+SERIAL_ITERATIONS = {"fp16_bf16_gemm": 4, "flash_attention4": 0}
 
 
 def bundled_params(model):
@@ -338,7 +343,8 @@ def compare(model_path, mirrors, verify, out_dir, replace=False):
         row["replaced"] = why is None
         if why is None:
             n = SERIAL_ITERATIONS.get(model["kernel"], 1)
-            how = f"the bundled model's configuration, the first {n} iteration(s) of each T.serial loop"
+            how = (f"the bundled model's configuration, the first {n} iteration(s) of each T.serial loop" if n else
+                   "the bundled model's configuration, every iteration of each T.serial loop")
             replace_model.write(model_path, replace_model.merged_ops(model, got, cmp["map"], how))
         else:
             row["not_replaced"] = why

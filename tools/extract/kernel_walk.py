@@ -25,6 +25,7 @@ kern_grid = LazyModule("kern_grid")
 role_order = LazyModule("role_order")
 role_sched = LazyModule("role_sched")
 barrier_phase = LazyModule("barrier_phase")
+named_bar = LazyModule("named_bar")
 import fragments
 import instr_ops
 import kern_forms
@@ -93,6 +94,7 @@ class Extraction:
         self.returned_warps: frozenset = frozenset()  # warps that left the function walked (`return` in a warp branch)
         self.lane_sets: dict | None = None  # warp -> lanes executing the statement, inside lane branches (warps.branch_lanes)
         barrier_phase.reset()             # mbarrier phases of this walk (barrier_phase.py)
+        named_bar.reset()                 # named barriers (named_bar.py)
         role_sched.reset()
 
     def executing_warps(self) -> list[int] | None:
@@ -525,9 +527,11 @@ class Walker:
                 return
             if isinstance(st.value, ast.Call) and smem_placement.pool_statement(st.value, env):
                 return
-            if isinstance(st.value, ast.Call):
+            if isinstance(st.value, ast.Call) and named_bar.statement(st.value, env, ex, cond, st.lineno):
+                pass  # a named barrier between warp roles (named_bar.py); its call is scanned below as before
+            elif isinstance(st.value, ast.Call):
                 got = barrier_phase.statement(st.value, env, ex, cond, st.lineno)  # mbarrier phases (barrier_phase.py)
-                if got is not None and got[0] == "wait":
+                if got is not None and got[0] in ("wait", "waits"):
                     role_sched.wait(ex, got, st.lineno)  # suspends this role until the phase completes (role_sched.py)
                 elif got is not None and st.value.func.attr == "arrive":
                     role_sched.after_arrive(ex)
@@ -976,20 +980,26 @@ class Walker:
             lanes = ({w: None for w in taken}, {w: None for w in not_taken})
         saved_lanes = getattr(ex, "lane_sets", None)
         try:
-            arms = []
+            def walk_arm(b, ws, side):
+                ex.warps, ex.warps_line = ws, line
+                tvm_classes.WALK["warps"] = ws
+                if lanes is not None:
+                    ex.lane_sets = lanes[side]
+                # a test on thread indices is a TIR expression: each branch is a frame (scoping.py)
+                self.framed(env, line, "if statement", lambda: self.walk_body(b, env, defs, called, cond))
+
+            arms, split = [], []
             for side, (branch, ws) in enumerate(((body, taken), (orelse, not_taken))):
                 if branch and ws and ends_in_return(branch):
                     returned |= ws  # these warps leave the function here: later statements are not theirs
                 if branch and ws:
-                    def arm(b=branch, ws=ws, side=side):
-                        ex.warps, ex.warps_line = ws, line
-                        tvm_classes.WALK["warps"] = ws
-                        if lanes is not None:
-                            ex.lane_sets = lanes[side]
-                        # a test on thread indices is a TIR expression: each branch is a frame (scoping.py)
-                        self.framed(env, line, "if statement", lambda: self.walk_body(b, env, defs, called, cond))
-                    arms.append((branch, arm))
-            if not role_sched.fork(ex, self, env, arms):  # sibling roles ordered by their waits (role_sched.py)
+                    arms.append((branch, lambda b=branch, ws=ws, side=side: walk_arm(b, ws, side)))
+                    # an arm of several warpgroups synchronised per warpgroup: a role per group (role_sched.group_split)
+                    split += [(branch, lambda b=branch, g=g, side=side: walk_arm(b, g, side))
+                              for g in role_sched.group_split(branch, ws, env)]
+            if len(split) > len(arms) and role_sched.fork(ex, self, env, split):
+                pass
+            elif not role_sched.fork(ex, self, env, arms):  # sibling roles ordered by their waits (role_sched.py)
                 for _b, arm in arms:
                     arm()
         finally:

@@ -217,6 +217,7 @@ def fork(ex, walker, env, arms) -> bool:
     import thread_cells
     cells = thread_cells.collect(envs, parent.cells)  # each role's own copy from here (thread_cells.py)
     base = _capture(ex, walker, [], cells)
+    base["start_envs"] = [(e, dict(e)) for e in envs]   # each role starts from the forking view (_run)
     kids = []
     for i, (_body, fn) in enumerate(arms):
         c = Co(parent.path + (i,), parent)
@@ -271,6 +272,11 @@ def _run(s: Sched, me: Co, fn, walker, base) -> None:
     if getattr(me, "skip", False):
         return
     _install(s.ex, walker, base, copy_lists=True, envs=False)  # the context at the fork
+    for e, snap in base["start_envs"]:
+        # the environment as at the fork: an earlier arm suspended inside its branch has not closed its
+        # frame, and its bindings (a scalar it declared) are its own, not this role's
+        e.clear()
+        e.update(snap)
     me.state = "run"
     try:
         fn()
@@ -287,30 +293,33 @@ def wait(ex, got, line: int) -> None:
     suspend the current role until the phase completes, or record an undecided wait."""
     import barrier_phase
     s = STATE["sched"]
-    _kind, bar, idx, res = got
+    parts = got[1] if got[0] == "waits" else [got]   # one per warpgroup (barrier_phase.per_group)
     me = s.current if s is not None else None
-    if isinstance(res, str):  # undecided (outside coroutines nothing depends on it: wrapped copies stay refused)
+    undecided = next((p[3] for p in parts if isinstance(p[3], str)), None)
+    if undecided is not None:  # undecided (outside coroutines nothing depends on it: wrapped copies stay refused)
         if me is not None and me.order_lost is None:
-            me.order_lost = (line, res)
+            me.order_lost = (line, undecided)
         return
-    parity, passes = res
     if me is not None:
-        me.assumed += barrier_phase.assumed(bar, idx)
-    if passes:
+        for _k, bar, idx, _res in parts:
+            me.assumed += barrier_phase.assumed(bar, idx)
+    blocking = [p for p in parts if not p[3][1]]
+    if not blocking:
         return
     if me is None or me is s.root:  # outside sibling roles: walked on as before (wrapped copies stay refused)
         return
     ph = barrier_phase.phases()
     me.state = "wait"
-    me.waiting = (line, f"warps {sorted(ex.warps) if ex.warps is not None else 'all'} at line {line} on "
-                  f"{bar.label} slot {idx} for parity {parity}")
-    me.pred = lambda: ph.passes(bar, idx, parity) is not False
+    me.waiting = (line, f"warps {sorted(ex.warps) if ex.warps is not None else 'all'} at line {line} on " +
+                  ", ".join(f"{bar.label} slot {idx} for parity {res[0]}" for _k, bar, idx, res in blocking))
+    me.pred = lambda: all(ph.passes(bar, idx, res[0]) is not False for _k, bar, idx, res in blocking)
     _yield(s, me)
-    barrier_phase.record(barrier_phase.assumed(bar, idx))  # the role was suspended on this state
-    me.assumed += barrier_phase.assumed(bar, idx)
-    why = ph.passes(bar, idx, parity)
-    if isinstance(why, str) and me.order_lost is None:  # let go because the slot is no longer followed
-        me.order_lost = (line, f"the wait at line {line} is not decided ({why})")
+    for _k, bar, idx, res in blocking:
+        barrier_phase.record(barrier_phase.assumed(bar, idx))  # the role was suspended on this state
+        me.assumed += barrier_phase.assumed(bar, idx)
+        why = ph.passes(bar, idx, res[0])
+        if isinstance(why, str) and me.order_lost is None:  # let go because the slot is no longer followed
+            me.order_lost = (line, f"the wait at line {line} is not decided ({why})")
 
 
 
@@ -337,3 +346,70 @@ def ordered(warps) -> tuple[bool, str | None]:
     import barrier_phase
     barrier_phase.record(s.current.assumed)  # the resolved copy rests on them
     return True, None
+
+
+def suspend(ex, line: int, what: str, pred) -> bool:
+    """Suspend the current role until `pred()` holds (a named barrier's generation: named_bar.py);
+    False, nothing done, outside sibling roles."""
+    s = STATE["sched"]
+    me = s.current if s is not None else None
+    if me is None or me is s.root:
+        return False
+    if pred():
+        return True
+    me.state, me.waiting, me.pred = "wait", (line, what), pred
+    _yield(s, me)
+    return True
+
+
+def undecided(line: int, why: str) -> None:
+    """A synchronisation of the current role that the walk does not decide: its order is not established."""
+    s = STATE["sched"]
+    me = s.current if s is not None else None
+    if me is not None and me is not s.root and me.order_lost is None:
+        me.order_lost = (line, why)
+
+
+def _group_synced(bodies, env, depth=0, seen=None) -> bool:
+    """Does code of `bodies` (or of a helper of the file it calls, MAX_SCAN_DEPTH levels) wait on an
+    mbarrier slot, or `bar.sync` on a named barrier, that reads the warpgroup index (a name bound to
+    `T.warpgroup_id`: flash_attention4's softmax `s_ready.wait(wg_id, ...)`)?  Only a wait can hold
+    one group back; an arrive per warpgroup is split where it runs (barrier_phase.per_group)."""
+    import named_bar
+    import warps as warps_mod
+    from kernel_env import FuncValue
+    seen = set() if seen is None else seen
+
+    def reads_wg(node):
+        return any(isinstance(n, ast.Name) and isinstance(env.get(n.id), warps_mod.ThreadIndex) and
+                   env[n.id].kind == "wg" for n in ast.walk(node))
+
+    for b in bodies:
+        for st in b:
+            for n in ast.walk(st):
+                if not isinstance(n, ast.Call):
+                    continue
+                if ((isinstance(n.func, ast.Attribute) and n.func.attr == "wait") or named_bar.form(n) == "sync") and \
+                        n.args and reads_wg(n.args[0]):
+                    return True
+                fv = env.get(n.func.id) if isinstance(n.func, ast.Name) else None
+                if isinstance(fv, FuncValue) and id(fv.node) not in seen and depth < MAX_SCAN_DEPTH:
+                    seen.add(id(fv.node))
+                    if _group_synced([fv.node.body], {**fv.closure, **env}, depth + 1, seen):
+                        return True
+    return False
+
+
+def group_split(body, ws, env) -> list:
+    """The warps `ws` of one warp-branch arm as separate roles, one per warpgroup, when they span
+    several warpgroups and the arm synchronises on a slot or barrier id read from the warpgroup index:
+    the warpgroups then wait for different arrivals and run independently (walked as one role, one
+    group's wait would hold back the other, which may be what releases it -- flash_attention4's
+    softmax warpgroups and its correction warpgroup's named barriers).  Else [ws]."""
+    if not STATE["enabled"] or ws is None or len({w // 4 for w in ws}) < 2 or not _has_wait([body], env) or \
+            not _group_synced([body], env):
+        return [ws]
+    groups: dict = {}
+    for w in sorted(ws):
+        groups.setdefault(w // 4, set()).add(w)
+    return [frozenset(g) for g in groups.values()]
