@@ -174,9 +174,11 @@ def _yield(s: Sched, me: Co) -> None:
                                             "pass does not contain (the walk takes only the first iterations of "
                                             "an enclosing loop)")
         else:
+            roles = "; ".join(c.waiting[1] for c in waiting)  # each names its warps, line and barrier
             s.ex.block(f"wait at line {line}", line, None,
-                       f"deadlock in the walked pass: every warp role waits ({what}), and no arrive the walk places "
-                       "completes that phase; walked on unordered")
+                       f"deadlock in the walked pass: every warp role waits and no arrive the walk places completes "
+                       f"any of their phases ({len(waiting)} waiting: {roles}); the walk goes on past the wait at "
+                       f"line {line} with the roles' order no longer known")
             w.order_lost = w.order_lost or (line, f"the wait at line {line} deadlocks in the walked pass")
         w.state, w.waiting = "ready", None
         ready = [w]
