@@ -166,6 +166,7 @@ class Instance:
         self.never = None  # (line, why) when __init__ is not known to return: nothing after it runs
 
 
+DRIVER_NOTE = [None]  # why no driver's construction was taken (tile_driver.find), for the reasons below
 CLASS_OVERRIDES: dict = {}  # --param NAME applied where a class body / __init__ binds NAME -> where
 
 
@@ -315,7 +316,7 @@ def construct(cls: ClassValue, overrides: dict, ex, is_layout_expr) -> Instance:
     if got is not None and got[1] == "method":
         BUILDING.clear()
         try:
-            _run_init(got[0], got[2], inst, overrides, ex, None, is_layout_expr)
+            run_init(got[0], got[2], inst, overrides, ex, None, is_layout_expr, _driver(cls, got[2], overrides, ex))
         finally:
             built = list(BUILDING)
             BUILDING.clear()
@@ -331,8 +332,38 @@ def construct(cls: ClassValue, overrides: dict, ex, is_layout_expr) -> Instance:
     return inst
 
 
-def _run_init(owner: ClassValue, fn: ast.FunctionDef, inst: Instance, overrides: dict, ex, call_args,
-              is_layout_expr):
+def _driver(cls: ClassValue, fn: ast.FunctionDef, overrides: dict, ex):
+    """The one construction of `cls` in the kernel's repository (tile_driver.py), when some
+    parameter of its `__init__` has neither --param nor a default; else None."""
+    import kernel_env
+    import tile_driver
+    params = (fn.args.posonlyargs + fn.args.args)[1:]
+    defaults = [None] * (len(params) - len(fn.args.defaults)) + list(fn.args.defaults)
+    need = [p.arg for p, d in zip(params, defaults) if d is None and p.arg not in overrides and
+            f"self.{p.arg}" not in overrides]
+    need += [p.arg for p, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults) if d is None and p.arg not in overrides]
+    DRIVER_NOTE[0] = None
+    if not need:
+        return None
+    drv, note = tile_driver.find(cls.name, kernel_env.SETTINGS.get("source_path"))
+    DRIVER_NOTE[0] = note
+    return drv
+
+
+def _from_driver(v, name: str, owner: ClassValue, driver, ex) -> None:
+    """Record an __init__ argument the driver passes (extraction.config), or say why it is not known."""
+    import kernel_env
+    if isinstance(v, kernel_env.Unresolved):
+        v.reason = f"{v.reason} (argument {name} of {owner.name}.__init__ as the driver {driver.where} passes it)"
+        return
+    if name not in ex.config:
+        ex.config[name] = {"value": v, "origin": f"the driver's construction {driver.where} "
+                           f"({ast.unparse(driver.call)[:70]}{'...' if len(ast.unparse(driver.call)) > 70 else ''})"
+                           + (f", in {driver.owner}" if driver.owner else "")}
+
+
+def run_init(owner: ClassValue, fn: ast.FunctionDef, inst: Instance, overrides: dict, ex, call_args,
+             is_layout_expr, driver=None):
     import kernel_env
     env = dict(owner.env)
     params = fn.args.posonlyargs + fn.args.args
@@ -355,6 +386,9 @@ def _run_init(owner: ClassValue, fn: ast.FunctionDef, inst: Instance, overrides:
             ex.config[p.arg] = {"value": overrides[p.arg], "origin": f"--param ({owner.name}.__init__ argument)"}
         elif f"self.{p.arg}" in overrides:
             env[p.arg] = overrides[f"self.{p.arg}"]
+        elif driver is not None and (i < len(driver.args) or p.arg in driver.kwargs):
+            env[p.arg] = driver.args[i] if i < len(driver.args) else driver.kwargs[p.arg]
+            _from_driver(env[p.arg], p.arg, owner, driver, ex)
         elif defaults[i] is not None:
             env[p.arg] = kernel_env.eval_or_unresolved(ev, defaults[i], p.arg, fn.lineno)
             if not isinstance(env[p.arg], kernel_env.Unresolved) and p.arg not in ex.config:
@@ -362,8 +396,14 @@ def _run_init(owner: ClassValue, fn: ast.FunctionDef, inst: Instance, overrides:
         else:
             env[p.arg] = kernel_env.Unresolved(
                 p.arg, fn.lineno, f"argument {p.arg} of {owner.name}.__init__: the file does not construct "
-                f"{owner.name} (its callers are elsewhere); --param {p.arg}=V fixes it")
+                f"{owner.name} (its callers are elsewhere"
+                + (f"; {DRIVER_NOTE[0]}" if DRIVER_NOTE[0] and call_args is None else "")
+                + f"); --param {p.arg}=V fixes it")
     for p, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults):
+        if p.arg not in overrides and driver is not None and p.arg in driver.kwargs:
+            env[p.arg] = driver.kwargs[p.arg]
+            _from_driver(env[p.arg], p.arg, owner, driver, ex)
+            continue
         env[p.arg] = overrides.get(p.arg, kernel_env.eval_or_unresolved(ev, d, p.arg, fn.lineno) if d is not None
                                    else kernel_env.Unresolved(p.arg, fn.lineno, f"keyword argument {p.arg} of "
                                                               f"{owner.name}.__init__ not given"))
@@ -384,7 +424,7 @@ def _run_init(owner: ClassValue, fn: ast.FunctionDef, inst: Instance, overrides:
                 args = [kernel_env.eval_or_unresolved(ev, a, "argument", st.lineno) for a in sup.args]
                 kwargs = {k.arg: kernel_env.eval_or_unresolved(ev, k.value, k.arg, st.lineno) for k in sup.keywords}
                 b_owner, _, b_fn = base.find("__init__")
-                _run_init(b_owner, b_fn, inst, overrides, ex, (args, kwargs), is_layout_expr)
+                run_init(b_owner, b_fn, inst, overrides, ex, (args, kwargs), is_layout_expr)
             continue  # an unread base's __init__: what it sets stays unknown (ClassValue.missing says so)
         if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Attribute) and \
                 isinstance(st.targets[0].value, ast.Name) and st.targets[0].value.id == params[0].arg:
