@@ -914,7 +914,8 @@ def run(args) -> int:
                 raise InputError("cli.usage", f"--serial-iterations {args.serial_iterations}: not in 0..256")
             import runtime_data
             runtime_data.reset()
-            kernel_env.SETTINGS["source_path"] = args.source_path  # where tile_driver.py looks for the driver
+            import tile_driver  # where tile_driver.py looks for a tile task's driver
+            kernel_env.SETTINGS["source_path"] = args.source_path or tile_driver.package_path(path)
             for _round in range(runtime_data.MAX_ROUNDS):
                 # runtime data an op's coordinate needs: the walk again with it bound (runtime_data.py)
                 result = run_deep(lambda: extract(source, path, overrides, args.function,

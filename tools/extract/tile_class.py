@@ -339,11 +339,15 @@ def _driver(cls: ClassValue, fn: ast.FunctionDef, overrides: dict, ex):
     import tile_driver
     params = (fn.args.posonlyargs + fn.args.args)[1:]
     defaults = [None] * (len(params) - len(fn.args.defaults)) + list(fn.args.defaults)
-    need = [p.arg for p, d in zip(params, defaults) if d is None and p.arg not in overrides and
-            f"self.{p.arg}" not in overrides]
-    need += [p.arg for p, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults) if d is None and p.arg not in overrides]
+    need = [p.arg for p, d in zip(params, defaults) if d is None]
+    need += [p.arg for p, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults) if d is None]
     DRIVER_NOTE[0] = None
     if not need:
+        return None
+    given = [p.arg for p in params + fn.args.kwonlyargs if p.arg in overrides or f"self.{p.arg}" in overrides]
+    if given:  # one configuration, taken whole or not at all: the driver's values are not mixed with --param's
+        DRIVER_NOTE[0] = (f"--param sets {', '.join(given)}, so the driver's construction (a whole configuration) "
+                          "is not used")
         return None
     drv, note = tile_driver.find(cls.name, kernel_env.SETTINGS.get("source_path"))
     DRIVER_NOTE[0] = note

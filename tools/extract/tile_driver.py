@@ -41,6 +41,19 @@ class Driver:
         return f"{self.rel}:{self.call.lineno}"
 
 
+def package_path(file: str) -> str | None:
+    """The file's path in its repository when --source-path is not given: the directories above
+    it that hold an `__init__.py` are its package (a checkout); None for a file outside one."""
+    d, parts = os.path.dirname(os.path.abspath(file)), [os.path.basename(file)]
+    while os.path.isfile(os.path.join(d, "__init__.py")):
+        parts.insert(0, os.path.basename(d))
+        up = os.path.dirname(d)
+        if up == d:
+            break
+        d = up
+    return "/".join(parts) if len(parts) > 1 else None
+
+
 def _module_of(source_path: str) -> str | None:
     if not source_path or not source_path.endswith(".py"):
         return None
@@ -151,16 +164,16 @@ def find(cls_name: str, source_path: str | None):
     return _evaluate(rel, tree, call, fn, cl), None
 
 
-def _params_unresolved(fn, env: dict, owner: str, skip_first: bool) -> None:
+def _params_unresolved(fn, env: dict, owner: str, skip_first: bool, rel: str) -> None:
     import kernel_env
     a = fn.args
     params = a.posonlyargs + a.args + a.kwonlyargs + [p for p in (a.vararg, a.kwarg) if p is not None]
     for p in params[1:] if skip_first else params:
-        env[p.arg] = kernel_env.Unresolved(p.arg, fn.lineno, f"parameter {p.arg} of {owner} in the driver, "
-                                           "passed by its caller")
+        env[p.arg] = kernel_env.Unresolved(p.arg, fn.lineno, f"parameter {p.arg} of {owner} in the driver "
+                                           f"{rel}:{fn.lineno}, passed by its caller")
 
 
-def _instance(cl: ast.ClassDef, tree: ast.Module, menv: dict):
+def _instance(cl: ast.ClassDef, tree: ast.Module, menv: dict, rel: str):
     """The driver class's instance: built from the one call `D(...)` of the driver module, else
     an instance with the class attributes only."""
     import kernel_env
@@ -176,7 +189,7 @@ def _instance(cl: ast.ClassDef, tree: ast.Module, menv: dict):
     call, fn = calls[0]
     env = dict(menv)
     if fn is not None:
-        _params_unresolved(fn, env, fn.name, False)
+        _params_unresolved(fn, env, fn.name, False, rel)
     ev = kernel_env.Evaluator(env)
     args = [kernel_env.eval_or_unresolved(ev, a, "argument", call.lineno) for a in call.args
             if not isinstance(a, ast.Starred)]
@@ -204,9 +217,9 @@ def _evaluate(rel, tree, call, fn, cl) -> Driver:
     if fn is not None:
         owner = f"{cl.name}.{fn.name}" if cl is not None else fn.name
         is_method = cl is not None and fn in cl.body
-        _params_unresolved(fn, env, owner, is_method)
+        _params_unresolved(fn, env, owner, is_method, rel)
         if is_method and (fn.args.posonlyargs + fn.args.args):
-            inst = _instance(cl, tree, menv)
+            inst = _instance(cl, tree, menv, rel)
             self_name = (fn.args.posonlyargs + fn.args.args)[0].arg
             env[self_name] = inst if inst is not None else kernel_env.Unresolved(
                 self_name, fn.lineno, f"the {cl.name} instance of the driver (a class the extraction does not read)")
