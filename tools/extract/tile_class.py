@@ -209,6 +209,10 @@ def bound(fn: ast.FunctionDef, owner: ClassValue, receiver):
 
 def attr_of(base, name: str):
     """`base.name` for an Instance or a ClassValue (Python's attribute lookup), or raises."""
+    if isinstance(base, Instance) and name == "__class__":
+        return base.cls
+    if isinstance(base, ClassValue) and name == "__name__":
+        return base.name
     if isinstance(base, Instance):
         if name in base.attrs:
             return _known(base.attrs[name])
@@ -539,6 +543,61 @@ def bind_entry(fv, cls: ClassValue, name: str, overrides: dict, ex) -> dict:
             if not isinstance(env[p.arg], kernel_env.Unresolved) and p.arg not in ex.config:
                 ex.config[p.arg] = {"value": env[p.arg], "origin": f"default of {cls.name}.{name}'s parameter"}
         else:
-            env[p.arg] = kernel_env.Unresolved(p.arg, fn.lineno, f"parameter {p.arg} of {cls.name}.{name}, passed by "
-                                               f"{DRIVER}")
+            env[p.arg] = _driver_object(p, fv, cls, name, ex) or kernel_env.Unresolved(
+                p.arg, fn.lineno, f"parameter {p.arg} of {cls.name}.{name}, passed by {DRIVER}"
+                + (f"; {MANAGERS[p.arg][2]}" if MANAGERS.get(p.arg, (None, None, None))[2] else ""))
     return env
+
+
+MANAGERS: dict = {}  # entry parameter name -> (Instance | None, where, note): one object for every entry
+
+
+def _driver_object(p: ast.arg, fv, cls: ClassValue, entry: str, ex):
+    """An entry parameter annotated with a class of the kernel's repository (`smem_manager:
+    SmemManager`): the driver's one instance of it (tile_driver.manager), the same for every entry
+    method; before the entry, the driver's own calls on it that precede the entry call
+    (tile_driver.pre_calls: `smem_manager.set_tile(tile)`) run, after its pools' offsets are
+    forgotten (the driver's other tiles use it first: mgr_pool.forget_all).  None when not so."""
+    import kernel_env
+    import mgr_pool
+    import tile_driver
+    ann = p.annotation
+    cv = kernel_env.Evaluator(dict(fv.closure))._lazy(ann) if isinstance(ann, (ast.Name, ast.Attribute)) else None
+    if not isinstance(cv, ClassValue):
+        return None
+    if p.arg not in MANAGERS:
+        MANAGERS[p.arg] = tile_driver.manager(cv)
+        inst, where, _ = MANAGERS[p.arg]
+        if inst is not None:
+            ex.config[p.arg] = {"value": f"{cv.name} instance", "origin": f"the driver's construction {where}"}
+    inst = MANAGERS[p.arg][0]
+    if inst is None:
+        return None
+    mgr_pool.forget_all(inst, f"the driver runs every tile's init and class_init with this {cv.name} before "
+                        f"{cls.name}.{entry}; what the others allocate is not modelled")
+    pre, where = tile_driver.pre_calls(entry, cv.name)
+    ev = kernel_env.Evaluator(dict(fv.closure))
+    for m in pre:
+        got = inst.cls.find(m)
+        if got is None or got[1] != "method":
+            return kernel_env.Unresolved(p.arg, fv.node.lineno, f"the driver calls {cv.name}.{m} before "
+                                         f"{entry} ({where}), a method this file does not read")
+        receiver = cls if entry.startswith("class_") else _self_of(fv)
+        try:
+            ev.run_helper(bound(got[2], got[0], inst), [receiver], {})
+        except (ConvertError, kernel_env.UnresolvedError, kernel_env.CodeRaises, ArithmeticError, TypeError,
+                ValueError, KeyError, IndexError) as e:
+            return kernel_env.Unresolved(p.arg, fv.node.lineno, f"the driver's {cv.name}.{m}(...) before {entry} "
+                                         f"({where}) is not evaluated: {e}")
+        ex.config.setdefault(f"{p.arg} before {cls.name}.{entry}", {
+            "value": f"{cv.name}.{m}({'the class' if entry.startswith('class_') else 'the tile'})",
+            "origin": f"the driver's call before {entry} at {where}"})
+    return inst
+
+
+def _self_of(fv):
+    """The receiver a bound method's closure holds (tile_class.bound binds its first parameter)."""
+    for v in fv.closure.values():
+        if isinstance(v, Instance):
+            return v
+    return None

@@ -227,3 +227,182 @@ def _evaluate(rel, tree, call, fn, cl) -> Driver:
     args = [kernel_env.eval_or_unresolved(ev, a, "argument", call.lineno) for a in call.args]
     kwargs = {k.arg: kernel_env.eval_or_unresolved(ev, k.value, k.arg, call.lineno) for k in call.keywords}
     return Driver(rel, call, args, kwargs, owner)
+
+
+# -- a driver's object passed to the tile's methods (the shared-memory manager) ---------------------
+
+def _package_files(root: str, top: str):
+    n = 0
+    for d, dirs, files in os.walk(os.path.join(root, top)):
+        dirs.sort()
+        for f in sorted(files):
+            if not f.endswith(".py"):
+                continue
+            n += 1
+            if n > MAX_FILES:
+                return
+            path = os.path.join(d, f)
+            rel = os.path.relpath(path, root).replace(os.sep, "/")
+            try:
+                yield rel, ast.parse(open(path, encoding="utf-8").read(), filename=rel)
+            except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+                continue
+
+
+def _binds_class(tree: ast.Module, rel: str, name: str, home: str) -> str | None:
+    """The name `tree` (the file `rel`) binds the class `name` of the file `home` to, or None."""
+    if rel == home:
+        return name if any(isinstance(st, ast.ClassDef) and st.name == name for st in tree.body) else None
+    mod = home[:-3].replace("/", ".")
+    for st in tree.body:
+        if isinstance(st, ast.ImportFrom) and st.level == 0 and st.module == mod:
+            for a in st.names:
+                if a.name == name:
+                    return a.asname or name
+    return None
+
+
+def _sites(root, top, pred):
+    return [(rel, tree, c, fn, cl) for rel, tree in _package_files(root, top)
+            for c, fn, cl in _scopes(tree) if pred(rel, tree, c)]
+
+
+def _method_env(rel, tree, fn, cl, root, top, depth: int):
+    """The environment a call inside `fn` (of class `cl`, or a module function) is evaluated in:
+    the module's names, `self` the driver class's instance, the parameters bound from the one
+    call of `fn` in the package (depth 1 more), else unresolved."""
+    import kernel_env
+    dotted_name = rel[:-3].replace("/", ".")
+    if dotted_name.endswith(".__init__"):
+        dotted_name = dotted_name[: -len(".__init__")]
+    mv = kernel_env.package_module(dotted_name)
+    menv = dict(mv.env) if mv is not None else {}
+    env = dict(menv)
+    if fn is None:
+        return env, []
+    owner = f"{cl.name}.{fn.name}" if cl is not None else fn.name
+    is_method = cl is not None and fn in cl.body
+    _params_unresolved(fn, env, owner, is_method, rel)
+    params = fn.args.posonlyargs + fn.args.args
+    if is_method and params:
+        inst = _instance(cl, tree, menv, rel)
+        env[params[0].arg] = inst if inst is not None else kernel_env.Unresolved(
+            params[0].arg, fn.lineno, f"the {cl.name} instance of the driver (a class the extraction does not read)")
+    chain = [f"{rel}:{fn.lineno} {owner}"]
+    if depth <= 0:
+        return env, chain
+    callers = _sites(root, top, lambda r, t, c: isinstance(c.func, ast.Attribute) and c.func.attr == fn.name and
+                     is_method or isinstance(c.func, ast.Name) and c.func.id == fn.name and not is_method)
+    if len(callers) != 1 or any(isinstance(a, ast.Starred) for a in callers[0][2].args) or \
+            any(k.arg is None for k in callers[0][2].keywords):
+        return env, chain
+    crel, ctree, ccall, cfn, ccl = callers[0]
+    cenv, cchain = _method_env(crel, ctree, cfn, ccl, root, top, depth - 1)
+    ev = kernel_env.Evaluator(cenv)
+    rest = params[1:] if is_method else params
+    for p, a in zip(rest, ccall.args):
+        env[p.arg] = kernel_env.eval_or_unresolved(ev, a, p.arg, ccall.lineno)
+    for k in ccall.keywords:
+        if any(p.arg == k.arg for p in rest):
+            env[k.arg] = kernel_env.eval_or_unresolved(ev, k.value, k.arg, ccall.lineno)
+    return env, [f"{crel}:{ccall.lineno}"] + cchain
+
+
+def manager(cv):
+    """(Instance | None, where, note): the driver's one construction of the class `cv` (the class
+    an entry method's parameter is annotated with), evaluated: its arguments in the enclosing
+    function's environment, that function's parameters from its one call in the package."""
+    import kernel_env
+    import tile_class
+    kmod = _module_of(kernel_env.SETTINGS.get("source_path") or "")
+    if kmod is None:
+        return None, None, "the kernel's path in its repository is not known (--source-path)"
+    top = kmod.split(".")[0]
+    root = _root(top)
+    home = cv.env.get(kernel_env.FILE_KEY)
+    if root is None or not isinstance(home, str) or not home.startswith(top + "/"):
+        return None, None, f"the class {cv.name} is not read from a file of the package {top}"
+    sites = _sites(root, top, lambda r, t, c: isinstance(c.func, ast.Name) and
+                   c.func.id == _binds_class(t, r, cv.name, home))
+    if len(sites) != 1:
+        return None, None, (f"{len(sites)} constructions of {cv.name} in the package" +
+                            (" (" + ", ".join(f"{r}:{c.lineno}" for r, _, c, _, _ in sites[:4]) + ")" if sites else ""))
+    rel, tree, call, fn, cl = sites[0]
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None, None, f"{rel}:{call.lineno} constructs {cv.name} with *args / **kwargs"
+    env, chain = _method_env(rel, tree, fn, cl, root, top, 1)
+    ev = kernel_env.Evaluator(env)
+    args = [ev._lazy(a) for a in call.args]
+    kwargs = {k.arg: ev._lazy(k.value) for k in call.keywords}
+    inst = tile_class.Instance(cv)
+    for c in cv.mro():
+        c.attrs  # noqa: B018
+    got = cv.find("__init__")
+    if got is not None and got[1] == "method":
+        class _Sink:
+            config: dict = {}
+        tile_class.run_init(got[0], got[2], inst, {}, _Sink(), (args, kwargs), lambda node: False)
+    if inst.never is not None:
+        return None, None, f"{cv.name}.__init__ at {rel}:{call.lineno} does not return: {inst.never[1]}"
+    return inst, f"{rel}:{call.lineno} ({ast.unparse(call)[:60]})" + (", reached from " + ", ".join(chain[1:])
+                                                                       if len(chain) > 1 else ""), None
+
+
+def pre_calls(entry: str, manager_class: str):
+    """The driver's statements right before its call of a tile's `entry` method with the manager
+    (`smem_manager.set_tile(tile)` before `tile.init(smem_manager)`, base.py:658-659): the one such
+    call site in the package, as [(method name, receiver of the entry: True when it is the
+    tile/class itself)], with where; ([], None) when there is no single site."""
+    import kernel_env
+    kmod = _module_of(kernel_env.SETTINGS.get("source_path") or "")
+    if kmod is None:
+        return [], None
+    top = kmod.split(".")[0]
+    root = _root(top)
+    if root is None:
+        return [], None
+    found = []
+    for rel, tree in _package_files(root, top):
+        for fn in ast.walk(tree):
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            managed = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs
+                       if a.annotation is not None and
+                       (ast.unparse(a.annotation).split(".")[-1] == manager_class)}
+            if managed:
+                found += _pre_sites(rel, fn, entry, managed)
+    if len(found) != 1:
+        return [], None
+    rel, line, pre = found[0]
+    return pre, f"{rel}:{line}"
+
+
+def _pre_sites(rel, fn, entry: str, managed: set) -> list:
+    """In `fn`, the calls `t.<entry>(m)` with m a parameter annotated with the manager class, and
+    the calls `m.<meth>(t)` right before each in its block."""
+    found = []
+    for node in ast.walk(fn):
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None)
+            if not isinstance(block, list):
+                continue
+            for i, st in enumerate(block):
+                c = st.value if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) else None
+                if c is None or not (isinstance(c.func, ast.Attribute) and c.func.attr == entry and
+                                     isinstance(c.func.value, ast.Name) and len(c.args) == 1 and
+                                     isinstance(c.args[0], ast.Name)):
+                    continue
+                tile, mgr = c.func.value.id, c.args[0].id
+                if mgr not in managed:
+                    continue
+                pre = []
+                for prev in reversed(block[:i]):
+                    pc = prev.value if isinstance(prev, ast.Expr) and isinstance(prev.value, ast.Call) else None
+                    if pc is None or not (isinstance(pc.func, ast.Attribute) and
+                                          isinstance(pc.func.value, ast.Name) and pc.func.value.id == mgr and
+                                          len(pc.args) == 1 and isinstance(pc.args[0], ast.Name) and
+                                          pc.args[0].id == tile and not pc.keywords):
+                        break
+                    pre.insert(0, pc.func.attr)
+                found.append((rel, c.lineno, pre))
+    return found
