@@ -498,6 +498,7 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
     import tile_class  # a kernel that is a class's methods: a megakernel tile task (tile_class.py)
     tile_class.CLASS_OVERRIDES.clear()
     tile_class.MANAGERS.clear()
+    tile_class.MANAGER_NOTES.clear()
     eval_limits.reset()
     env = module_env(tree, overrides, os.path.basename(file_label))
     host_launch.set_context(tree, env, overrides, os.path.basename(file_label))

@@ -149,6 +149,8 @@ def declare(pool: PoolModel, shape, dtype, strides, scope, layout, start):
             b["notes"] = (b["notes"] + "; " if b.get("notes") else "") + \
                 f"allocated through the driver's manager ({ast.unparse(call.func)}), at {where}"
     ref.start_bytes = None
+    ref.manager_why = (f"{ref.name} comes from the driver's manager, whose SMEMPool is built over a pointer the "
+                       "driver passes: where that storage starts in shared memory is not derived")
     pool.placed.append((ref.name, start))
     return ref
 
@@ -245,8 +247,9 @@ def manager_alloc(call, env: dict, ev, ex, name, line: int):
         return Unresolved(name, line, f"allocation at line {line} through {recv.cls.name}.alloc is undecided", e.item)
     except (ConvertError, kernel_env.CodeRaises, ArithmeticError, TypeError, ValueError, KeyError, IndexError,
             AttributeError) as e:
-        ex.block(f"buffer {name}", line, None, f"not extracted: {recv.cls.name}.alloc: {e}")
-        return Unresolved(name, line, f"allocation at line {line} through {recv.cls.name}.alloc was not extracted ({e})")
+        where = f"{recv.cls.name}.alloc ({got[0].env.get(kernel_env.FILE_KEY)})"
+        ex.block(f"buffer {name}", line, None, f"not extracted: {where}: {e}")
+        return Unresolved(name, line, f"allocation at line {line} through {where} was not extracted ({e})")
     finally:
         CONTEXT.pop()
     if isinstance(v, BufferRef):

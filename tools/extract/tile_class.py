@@ -545,11 +545,12 @@ def bind_entry(fv, cls: ClassValue, name: str, overrides: dict, ex) -> dict:
         else:
             env[p.arg] = _driver_object(p, fv, cls, name, ex) or kernel_env.Unresolved(
                 p.arg, fn.lineno, f"parameter {p.arg} of {cls.name}.{name}, passed by {DRIVER}"
-                + (f"; {MANAGERS[p.arg][2]}" if MANAGERS.get(p.arg, (None, None, None))[2] else ""))
+                + (f"; {MANAGER_NOTES[p.arg]}" if MANAGER_NOTES.get(p.arg) else ""))
     return env
 
 
-MANAGERS: dict = {}  # entry parameter name -> (Instance | None, where, note): one object for every entry
+MANAGERS: dict = {}  # id of the annotated class -> (Instance | None, where, note): one object for every entry
+MANAGER_NOTES: dict = {}  # entry parameter name -> why no driver object was found for it
 
 
 def _driver_object(p: ast.arg, fv, cls: ClassValue, entry: str, ex):
@@ -565,14 +566,13 @@ def _driver_object(p: ast.arg, fv, cls: ClassValue, entry: str, ex):
     cv = kernel_env.Evaluator(dict(fv.closure))._lazy(ann) if isinstance(ann, (ast.Name, ast.Attribute)) else None
     if not isinstance(cv, ClassValue):
         return None
-    if p.arg not in MANAGERS:
-        MANAGERS[p.arg] = tile_driver.manager(cv)
-        inst, where, _ = MANAGERS[p.arg]
-        if inst is not None:
-            ex.config[p.arg] = {"value": f"{cv.name} instance", "origin": f"the driver's construction {where}"}
-    inst = MANAGERS[p.arg][0]
+    if id(cv) not in MANAGERS:
+        MANAGERS[id(cv)] = tile_driver.manager(cv)
+    inst, where, note = MANAGERS[id(cv)]
     if inst is None:
+        MANAGER_NOTES[p.arg] = note
         return None
+    ex.config.setdefault(p.arg, {"value": f"{cv.name} instance", "origin": f"the driver's construction {where}"})
     mgr_pool.forget_all(inst, f"the driver runs every tile's init and class_init with this {cv.name} before "
                         f"{cls.name}.{entry}; what the others allocate is not modelled")
     pre, where = tile_driver.pre_calls(entry, cv.name)

@@ -288,7 +288,7 @@ def _method_env(rel, tree, fn, cl, root, top, depth: int):
         inst = _instance(cl, tree, menv, rel)
         env[params[0].arg] = inst if inst is not None else kernel_env.Unresolved(
             params[0].arg, fn.lineno, f"the {cl.name} instance of the driver (a class the extraction does not read)")
-    chain = [f"{rel}:{fn.lineno} {owner}"]
+    chain = []
     if depth <= 0:
         return env, chain
     callers = _sites(root, top, lambda r, t, c: isinstance(c.func, ast.Attribute) and c.func.attr == fn.name and
@@ -305,7 +305,9 @@ def _method_env(rel, tree, fn, cl, root, top, depth: int):
     for k in ccall.keywords:
         if any(p.arg == k.arg for p in rest):
             env[k.arg] = kernel_env.eval_or_unresolved(ev, k.value, k.arg, ccall.lineno)
-    return env, [f"{crel}:{ccall.lineno}"] + cchain
+    where = f"{fn.name} called at {crel}:{ccall.lineno}" + (f" in {ccl.name}.{cfn.name}" if ccl is not None and cfn
+                                                          else f" in {cfn.name}" if cfn is not None else "")
+    return env, [where] + cchain
 
 
 def manager(cv):
@@ -344,8 +346,7 @@ def manager(cv):
         tile_class.run_init(got[0], got[2], inst, {}, _Sink(), (args, kwargs), lambda node: False)
     if inst.never is not None:
         return None, None, f"{cv.name}.__init__ at {rel}:{call.lineno} does not return: {inst.never[1]}"
-    return inst, f"{rel}:{call.lineno} ({ast.unparse(call)[:60]})" + (", reached from " + ", ".join(chain[1:])
-                                                                       if len(chain) > 1 else ""), None
+    return inst, f"{rel}:{call.lineno} ({ast.unparse(call)[:60]})" + (", " + ", ".join(chain) if chain else ""), None
 
 
 def pre_calls(entry: str, manager_class: str):
