@@ -1281,8 +1281,10 @@ def run_straight(body: list, env: dict, ev: Evaluator, budget: list | None = Non
                         root = _root_name(t)
                         if root is None:
                             raise
-                        env[root] = Unresolved(root, st.lineno, f"stored into at line {st.lineno} "
-                                               f"({ast.unparse(t)[:80]}), a store the evaluation does not follow: {e}")
+                        u = Unresolved(root, st.lineno, f"stored into at line {st.lineno} "
+                                       f"({ast.unparse(t)[:80]}), a store the evaluation does not follow: {e}")
+                        if not _lose_member(t, env, u):
+                            env[root] = u
                     continue
                 try:
                     assign_target(t, v, env)
@@ -1458,6 +1460,21 @@ def _load(target):
     """The target of an augmented assignment as an expression (its current value)."""
     t = ast.parse(ast.unparse(target), mode="eval").body
     return ast.copy_location(t, target)
+
+
+def _lose_member(target, env: dict, u) -> bool:
+    """A store not followed into `recv.X[...]` where recv is a class instance (tile_class): the
+    object is shared with every method, so its attribute X is what becomes unknown, not only this
+    function's name for it.  True when so."""
+    import tile_class
+    node = target
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+            isinstance(env.get(node.value.id), (tile_class.Instance, tile_class.ClassValue)):
+        env[node.value.id].attrs[node.attr] = Unresolved(f"{node.value.id}.{node.attr}", u.line, u.reason)
+        return True
+    return False
 
 
 def _root_name(node):

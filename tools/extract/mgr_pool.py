@@ -198,8 +198,9 @@ def call(node: ast.Call, ev):
 
 
 def _may_be_pool(node, ev) -> bool:
-    """Cheap test before evaluating a receiver: a name or attribute chain (never a call)."""
-    while isinstance(node, (ast.Attribute, ast.Subscript)):
+    """Cheap test before evaluating a receiver: a name or attribute chain (no call, no subscript,
+    so evaluating it has no effect)."""
+    while isinstance(node, ast.Attribute):
         node = node.value
     return isinstance(node, ast.Name)
 
@@ -248,6 +249,8 @@ def manager_alloc(call, env: dict, ev, ex, name, line: int):
     except (ConvertError, kernel_env.CodeRaises, ArithmeticError, TypeError, ValueError, KeyError, IndexError,
             AttributeError) as e:
         where = f"{recv.cls.name}.alloc ({got[0].env.get(kernel_env.FILE_KEY)})"
+        if not isinstance(e, (ConvertError, kernel_env.CodeRaises)):
+            e = f"{type(e).__name__} {e} in Python (the method's own code fails here)"
         ex.block(f"buffer {name}", line, None, f"not extracted: {where}: {e}")
         return Unresolved(name, line, f"allocation at line {line} through {where} was not extracted ({e})")
     finally:
