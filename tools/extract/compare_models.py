@@ -186,6 +186,37 @@ def write_package_modules(td, text, path, mirror, commit):
             break
 
 
+MAX_DRIVERS = 4  # files of the package written because they construct a class of the kernel file
+
+
+def write_driver_modules(td, text, path, mirror, commit):
+    """Write the files of the kernel's own package that construct one of its classes (`C(`; a
+    megakernel tile task's driver, tile_driver.py) under td at their repository paths, with the
+    package modules they import; at most MAX_DRIVERS files."""
+    import ast
+    try:
+        names = [st.name for st in ast.parse(text).body if isinstance(st, ast.ClassDef)]
+    except (SyntaxError, ValueError):
+        return
+    if not names:
+        return
+    package = path.split("/")[0]
+    args = ["git", "-C", mirror, "grep", "-l", "-F"]
+    for n in names:
+        args += ["-e", f"{n}("]
+    r = subprocess.run(args + [commit, "--", package + "/"], capture_output=True, text=True)
+    files = [ln.split(":", 1)[1] for ln in r.stdout.splitlines() if ":" in ln]
+    for rel in [f for f in files if f != path and f.endswith(".py")][:MAX_DRIVERS]:
+        src = git_show(mirror, commit, rel)
+        if src is None:
+            continue
+        dst = os.path.join(td, rel)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        with open(dst, "w") as fh:
+            fh.write(src)
+        write_package_modules(td, src, rel, mirror, commit)
+
+
 def run_extract(text, path, repo, commit, kernel, params, out):
     """Extract `text` (the file at `commit`) in a scratch directory under its own file name, so
     that messages and origins name `FILE.py`, never a temporary path; the sibling modules it
@@ -209,6 +240,7 @@ def run_extract(text, path, repo, commit, kernel, params, out):
                 todo.extend(sibling_imports(sib))
         if mirror:
             write_package_modules(td, text, path, mirror, commit)
+            write_driver_modules(td, text, path, mirror, commit)
         args = [sys.executable, os.path.join(HERE, "extract.py"), name, "--allow-unresolved",
                 "--repo", repo, "--commit", commit, "--source-path", path, "--kernel-name", kernel,
                 "--serial-iterations", str(SERIAL_ITERATIONS.get(kernel, 1))]

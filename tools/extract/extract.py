@@ -497,6 +497,8 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
     MODULE_OVERRIDES.clear()
     import tile_class  # a kernel that is a class's methods: a megakernel tile task (tile_class.py)
     tile_class.CLASS_OVERRIDES.clear()
+    tile_class.MANAGERS.clear()
+    tile_class.MANAGER_NOTES.clear()
     eval_limits.reset()
     env = module_env(tree, overrides, os.path.basename(file_label))
     host_launch.set_context(tree, env, overrides, os.path.basename(file_label))
@@ -933,6 +935,8 @@ def run(args) -> int:
                 raise InputError("cli.usage", f"--serial-iterations {args.serial_iterations}: not in 0..256")
             import runtime_data
             runtime_data.reset()
+            import tile_driver  # where tile_driver.py looks for a tile task's driver
+            kernel_env.SETTINGS["source_path"] = args.source_path or tile_driver.package_path(path)
             for _round in range(runtime_data.MAX_ROUNDS):
                 # runtime data an op's coordinate needs: the walk again with it bound (runtime_data.py)
                 result = run_deep(lambda: extract(source, path, overrides, args.function,

@@ -543,6 +543,10 @@ class Evaluator(Translator):
         import tile_class
         if isinstance(base, (tile_class.Instance, tile_class.ClassValue)):
             return tile_class.attr_of(base, attr)  # Python's attribute lookup (tile_class.py)
+        import mgr_pool
+        v = mgr_pool.attr(base, attr)  # an SMEMPool's offset, for a driver's manager (mgr_pool.py)
+        if v is not mgr_pool.NOT_HANDLED:
+            return v
         if isinstance(base, Scheduler) and attr == "worker":
             # ClusterLaunchControlScheduler.worker(prefix): a _CLCWorker, which IS-A
             # ClusterPersistentScheduler2D (apache/tvm 5d4dc87 python/tvm/backend/cuda/lang/
@@ -593,6 +597,10 @@ class Evaluator(Translator):
     def call(self, node: ast.Call):
         fname = strip_builder(dotted(node.func) or "")
         short = fname.split(".")[-1]
+        import mgr_pool  # T.SMEMPool and id()/str() as a driver's manager uses them (mgr_pool.py)
+        v = mgr_pool.call(node, self)
+        if v is not mgr_pool.NOT_HANDLED:
+            return v
         import tmem_ops  # TMEM address arithmetic: get_tmem_addr, casts of an address (tmem_ops.py)
         v = tmem_ops.eval_call(self, node, short)
         if v is not tmem_ops.NOT_HANDLED:
@@ -808,6 +816,9 @@ class Evaluator(Translator):
             _bounded(max(0, -((r.start - r.stop) // r.step)), "range")  # len() would overflow past 2**63
             return tuple(r)
         if fname in ("isinstance",):
+            got = _builtin_isinstance(self, node)
+            if got is not None:
+                return got
             raise ConvertError("isinstance is not evaluated")
         if isinstance(node.func, ast.Name) and node.func.id not in self.env and node.func.id in PY_BUILTINS:
             args, kwargs = self.call_args(node)
@@ -997,8 +1008,8 @@ class Evaluator(Translator):
             name = dotted(node)
             v = self.env.get(name) if name else None
             if isinstance(v, LayoutExpr):
-                import builder_ns
-                return self.layout(builder_ns.unwrap_meta_var(v.node))
+                import builder_ns  # read where it was written (a tile-task attribute's LayoutExpr keeps its env)
+                return Evaluator(getattr(v, "env", self.env)).layout(builder_ns.unwrap_meta_var(v.node))
             if isinstance(v, Unresolved):
                 raise UnresolvedError(v)
             if name is not None and v is None and name not in self.env:
@@ -1121,10 +1132,41 @@ def call_or_unresolved(fn, name: str, line: int):
         return Unresolved(name, line, f"not evaluated statically: {e}")
 
 
+def _quiet_value(ev, node):
+    try:
+        return ev.value(node)
+    except Exception:  # noqa: BLE001 - not evaluable: not this form
+        return None
+
+
+def _builtin_isinstance(ev: "Evaluator", node: ast.Call):
+    """`isinstance(v, C)` for a value v of a Python builtin type (int, float, str, bool, None,
+    tuple, list, dict) and C a class imported from TVM (`from tvm.tirx import Expr`; a tuple of
+    such classes too): False, since TVM's classes are tvm.runtime.Object subclasses, none of them
+    a subclass of a builtin type (`ceildiv`'s `isinstance(a, Expr)` on a Python int).  None when
+    not this form."""
+    if len(node.args) != 2 or node.keywords or "isinstance" in ev.env:
+        return None
+    try:
+        v = ev.value(node.args[0])
+    except Exception:  # noqa: BLE001 - a value not fixed: not this form
+        return None
+    if v is not None and type(v) not in (int, float, str, bool, tuple, list, dict):
+        return None
+    cls = node.args[1]
+    parts = cls.elts if isinstance(cls, ast.Tuple) else [cls]
+    for c in parts:
+        imp = ev.env.get(c.id) if isinstance(c, ast.Name) else None
+        if not (isinstance(imp, Imported) and (imp.module == "tvm" or imp.module.startswith("tvm."))):
+            return None
+    return False
+
+
 def _is_instance(node, ev: Evaluator) -> bool:
     """Does `node` name a configuration object (py_classes.DataInstance)?"""
+    import mgr_pool
     try:
-        return isinstance(ev.value(node), py_classes.DataInstance)
+        return isinstance(ev.value(node), (py_classes.DataInstance, mgr_pool.PoolModel))
     except Exception:  # noqa: BLE001 - not evaluable: not such an object
         return False
 
@@ -1169,8 +1211,25 @@ def _straight_value(ev: Evaluator, node, name: str, line: int):
     `.append` / `.extend` further down, as in Python); everything else as eval_or_unresolved."""
     if isinstance(node, ast.List):
         v = eval_or_unresolved(ev, node, name, line)
-        return list(v) if isinstance(v, tuple) else v
+        return _displays(node, v) if isinstance(v, (tuple, list)) else v
     return eval_or_unresolved(ev, node, name, line)
+
+
+def _displays(node, v):
+    """The containers a list display's elements write as Python builds them: a nested list display
+    or list comprehension is a list, a dict display a dict whose values are converted alike (the
+    evaluator's own values are immutable tuples; a manager's `self.tiles[t] = [-1, {"exclusive":
+    []}, [0 for _ in range(n)]]` is then changed in place, base.py:255-259)."""
+    if isinstance(node, ast.List) and isinstance(v, (tuple, list)):
+        if any(isinstance(e, ast.Starred) for e in node.elts) or len(node.elts) != len(v):
+            return list(v)
+        return [_displays(e, x) for e, x in zip(node.elts, v)]
+    if isinstance(node, ast.ListComp) and isinstance(v, (tuple, list)):
+        return [_displays(node.elt, x) if isinstance(node.elt, (ast.List, ast.ListComp, ast.Dict)) else x for x in v]
+    if isinstance(node, ast.Dict) and isinstance(v, dict) and all(isinstance(k, ast.Constant) for k in node.keys) \
+            and len(node.keys) == len(v):
+        return {k.value: _displays(vn, v[k.value]) for k, vn in zip(node.keys, node.values)}
+    return v
 
 
 LIST_METHODS = ("append", "extend", "insert", "pop", "sort", "reverse", "clear")
@@ -1240,8 +1299,10 @@ def run_straight(body: list, env: dict, ev: Evaluator, budget: list | None = Non
                         root = _root_name(t)
                         if root is None:
                             raise
-                        env[root] = Unresolved(root, st.lineno, f"stored into at line {st.lineno} "
-                                               f"({ast.unparse(t)[:80]}), a store the evaluation does not follow: {e}")
+                        u = Unresolved(root, st.lineno, f"stored into at line {st.lineno} "
+                                       f"({ast.unparse(t)[:80]}), a store the evaluation does not follow: {e}")
+                        if not _lose_member(t, env, u):
+                            env[root] = u
                     continue
                 try:
                     assign_target(t, v, env)
@@ -1358,6 +1419,16 @@ def run_straight(body: list, env: dict, ev: Evaluator, budget: list | None = Non
                 isinstance(st.value.func, ast.Attribute) and isinstance(st.value.func.value, ast.Name) and \
                 isinstance(env.get(st.value.func.value.id), (dict, list, tuple)):
             mutate_in_place(st.value, env, ev)  # any other method of a container: followed or unresolved
+        elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
+                isinstance(st.value.func, ast.Attribute) and st.value.func.attr in LIST_METHODS and \
+                isinstance(st.value.func.value, ast.Subscript) and \
+                isinstance(_quiet_value(ev, st.value.func.value), list):
+            # `self.tiles[t][1]["shared"].append(x)`: a list built by a display, reached by subscripts,
+            # changed in place as Python does
+            args, kwargs = ev.call_args(st.value)
+            obj = ev.value(st.value.func.value)
+            getattr(obj, st.value.func.attr)(*args, **kwargs)
+            _bounded(len(obj), "list")
         elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and host_torch.is_effect(st.value, env):
             host_torch.run_effect(st.value, env, ev)  # a host tensor-map encoder call fills its place
         elif isinstance(st, ast.FunctionDef):
@@ -1407,6 +1478,21 @@ def _load(target):
     """The target of an augmented assignment as an expression (its current value)."""
     t = ast.parse(ast.unparse(target), mode="eval").body
     return ast.copy_location(t, target)
+
+
+def _lose_member(target, env: dict, u) -> bool:
+    """A store not followed into `recv.X[...]` where recv is a class instance (tile_class): the
+    object is shared with every method, so its attribute X is what becomes unknown, not only this
+    function's name for it.  True when so."""
+    import tile_class
+    node = target
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+            isinstance(env.get(node.value.id), (tile_class.Instance, tile_class.ClassValue)):
+        env[node.value.id].attrs[node.attr] = Unresolved(f"{node.value.id}.{node.attr}", u.line, u.reason)
+        return True
+    return False
 
 
 def _root_name(node):

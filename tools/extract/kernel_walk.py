@@ -438,6 +438,12 @@ class Walker:
                 if got is not tir_buffers.NOT_MATCH:  # T.match_buffer(handle, shape, dtype): a global buffer
                     self.bind(targets, got, env, st.lineno)
                     return
+            if isinstance(value, ast.Call) and len(names) == 1:
+                import mgr_pool  # `self.A_smem = smem_manager.alloc(...)`: the driver's manager, run (mgr_pool.py)
+                got = mgr_pool.manager_alloc(value, env, ev, ex, tile_class.member_name(names[0], env), st.lineno)
+                if got is not mgr_pool.NOT_HANDLED:
+                    self.bind(targets, got, env, st.lineno)
+                    return
             if isinstance(value, ast.Call) and helper_of(value.func, env) is not None and \
                     not is_layout_expr(value) and returns_walked_value(helper_of(value.func, env).node) and \
                     self.depth < MAX_WALK_DEPTH:

@@ -165,7 +165,8 @@ def _record(call: ast.Call, env, ev, ex, line: int, cond) -> None:
             op = _copy(call, kind, env, ev, ex, line)
         elif kind == "gemm_async" and _tile_kind(call):
             op = _gemm(call, env, ev, ex, line)
-        elif isinstance(call.func, ast.Attribute) and call.func.attr in ("commit", "dealloc"):
+        elif isinstance(call.func, ast.Attribute) and call.func.attr in ("commit", "dealloc") and \
+                not _raw_alloc_kind(_ptx_text(call, env)):  # (T.ptx.tcgen05.dealloc is the instruction itself)
             op = _tmem_pool_op(call, env, ev, ex, line)
             if op is None:
                 return
@@ -389,6 +390,23 @@ def _raw_tmem_alloc(call, text, ev, ex) -> dict:
     executing the statement (warps.py)."""
     import re
     kind = _raw_alloc_kind(text)
+    kw = {k.arg: k.value for k in call.keywords if k.arg}
+    if len(call.args) == 1 and "n_cols" in kw and set(kw) <= {"n_cols", "cta_group"}:
+        # the builder spelling `T.ptx.tcgen05.alloc(addr, n_cols=N, cta_group=G)` (megakernel
+        # gemm.py:203, 221): the same operands by keyword
+        cols = ev.as_int(kw["n_cols"])
+        group = ev.as_int(kw["cta_group"]) if "cta_group" in kw else None
+        if group not in (1, 2):
+            raise ConvertError(f"{kind}: cta_group {ast.unparse(kw['cta_group']) if 'cta_group' in kw else '(none)'} "
+                               "is not 1 or 2")
+        ws = ex.executing_warps()
+        if ws is None:
+            raise ConvertError(f"{kind} is executed by a warp, and the kernel declares no thread index that fixes the "
+                               "CTA's warps")
+        op = {"kind": kind, "warps": ws, "cols": cols}
+        if group == 2:
+            op["cta_group"] = 2
+        return op
     if len(call.args) < 2:
         raise ConvertError(f"{kind} needs the address and the column count")
     last = call.args[-1]

@@ -104,6 +104,9 @@ def finish(ex) -> None:
     why = None
     for b in shared:
         r = refs.get(b["name"])
+        if r is not None and getattr(r, "manager_why", None):  # a driver's manager pool (mgr_pool.py)
+            why = r.manager_why
+            break
         if r is None or not hasattr(r, "smem_off"):
             why = f"{b['name']} is not allocated from an SMEMPool (where the pool's storage starts relative to it " \
                   "is not derived)"

@@ -166,6 +166,7 @@ class Instance:
         self.never = None  # (line, why) when __init__ is not known to return: nothing after it runs
 
 
+DRIVER_NOTE = [None]  # why no driver's construction was taken (tile_driver.find), for the reasons below
 CLASS_OVERRIDES: dict = {}  # --param NAME applied where a class body / __init__ binds NAME -> where
 
 
@@ -208,6 +209,10 @@ def bound(fn: ast.FunctionDef, owner: ClassValue, receiver):
 
 def attr_of(base, name: str):
     """`base.name` for an Instance or a ClassValue (Python's attribute lookup), or raises."""
+    if isinstance(base, Instance) and name == "__class__":
+        return base.cls
+    if isinstance(base, ClassValue) and name == "__name__":
+        return base.name
     if isinstance(base, Instance):
         if name in base.attrs:
             return _known(base.attrs[name])
@@ -315,7 +320,7 @@ def construct(cls: ClassValue, overrides: dict, ex, is_layout_expr) -> Instance:
     if got is not None and got[1] == "method":
         BUILDING.clear()
         try:
-            _run_init(got[0], got[2], inst, overrides, ex, None, is_layout_expr)
+            run_init(got[0], got[2], inst, overrides, ex, None, is_layout_expr, _driver(cls, got[2], overrides, ex))
         finally:
             built = list(BUILDING)
             BUILDING.clear()
@@ -331,8 +336,42 @@ def construct(cls: ClassValue, overrides: dict, ex, is_layout_expr) -> Instance:
     return inst
 
 
-def _run_init(owner: ClassValue, fn: ast.FunctionDef, inst: Instance, overrides: dict, ex, call_args,
-              is_layout_expr):
+def _driver(cls: ClassValue, fn: ast.FunctionDef, overrides: dict, ex):
+    """The one construction of `cls` in the kernel's repository (tile_driver.py), when some
+    parameter of its `__init__` has neither --param nor a default; else None."""
+    import kernel_env
+    import tile_driver
+    params = (fn.args.posonlyargs + fn.args.args)[1:]
+    defaults = [None] * (len(params) - len(fn.args.defaults)) + list(fn.args.defaults)
+    need = [p.arg for p, d in zip(params, defaults) if d is None]
+    need += [p.arg for p, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults) if d is None]
+    DRIVER_NOTE[0] = None
+    if not need:
+        return None
+    given = [p.arg for p in params + fn.args.kwonlyargs if p.arg in overrides or f"self.{p.arg}" in overrides]
+    if given:  # one configuration, taken whole or not at all: the driver's values are not mixed with --param's
+        DRIVER_NOTE[0] = (f"--param sets {', '.join(given)}, so the driver's construction (a whole configuration) "
+                          "is not used")
+        return None
+    drv, note = tile_driver.find(cls.name, kernel_env.SETTINGS.get("source_path"))
+    DRIVER_NOTE[0] = note
+    return drv
+
+
+def _from_driver(v, name: str, owner: ClassValue, driver, ex) -> None:
+    """Record an __init__ argument the driver passes (extraction.config), or say why it is not known."""
+    import kernel_env
+    if isinstance(v, kernel_env.Unresolved):
+        v.reason = f"{v.reason} (argument {name} of {owner.name}.__init__ as the driver {driver.where} passes it)"
+        return
+    if name not in ex.config:
+        ex.config[name] = {"value": v, "origin": f"the driver's construction {driver.where} "
+                           f"({ast.unparse(driver.call)[:70]}{'...' if len(ast.unparse(driver.call)) > 70 else ''})"
+                           + (f", in {driver.owner}" if driver.owner else "")}
+
+
+def run_init(owner: ClassValue, fn: ast.FunctionDef, inst: Instance, overrides: dict, ex, call_args,
+             is_layout_expr, driver=None):
     import kernel_env
     env = dict(owner.env)
     params = fn.args.posonlyargs + fn.args.args
@@ -355,6 +394,9 @@ def _run_init(owner: ClassValue, fn: ast.FunctionDef, inst: Instance, overrides:
             ex.config[p.arg] = {"value": overrides[p.arg], "origin": f"--param ({owner.name}.__init__ argument)"}
         elif f"self.{p.arg}" in overrides:
             env[p.arg] = overrides[f"self.{p.arg}"]
+        elif driver is not None and (i < len(driver.args) or p.arg in driver.kwargs):
+            env[p.arg] = driver.args[i] if i < len(driver.args) else driver.kwargs[p.arg]
+            _from_driver(env[p.arg], p.arg, owner, driver, ex)
         elif defaults[i] is not None:
             env[p.arg] = kernel_env.eval_or_unresolved(ev, defaults[i], p.arg, fn.lineno)
             if not isinstance(env[p.arg], kernel_env.Unresolved) and p.arg not in ex.config:
@@ -362,8 +404,14 @@ def _run_init(owner: ClassValue, fn: ast.FunctionDef, inst: Instance, overrides:
         else:
             env[p.arg] = kernel_env.Unresolved(
                 p.arg, fn.lineno, f"argument {p.arg} of {owner.name}.__init__: the file does not construct "
-                f"{owner.name} (its callers are elsewhere); --param {p.arg}=V fixes it")
+                f"{owner.name} (its callers are elsewhere"
+                + (f"; {DRIVER_NOTE[0]}" if DRIVER_NOTE[0] and call_args is None else "")
+                + f"); --param {p.arg}=V fixes it")
     for p, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults):
+        if p.arg not in overrides and driver is not None and p.arg in driver.kwargs:
+            env[p.arg] = driver.kwargs[p.arg]
+            _from_driver(env[p.arg], p.arg, owner, driver, ex)
+            continue
         env[p.arg] = overrides.get(p.arg, kernel_env.eval_or_unresolved(ev, d, p.arg, fn.lineno) if d is not None
                                    else kernel_env.Unresolved(p.arg, fn.lineno, f"keyword argument {p.arg} of "
                                                               f"{owner.name}.__init__ not given"))
@@ -384,7 +432,7 @@ def _run_init(owner: ClassValue, fn: ast.FunctionDef, inst: Instance, overrides:
                 args = [kernel_env.eval_or_unresolved(ev, a, "argument", st.lineno) for a in sup.args]
                 kwargs = {k.arg: kernel_env.eval_or_unresolved(ev, k.value, k.arg, st.lineno) for k in sup.keywords}
                 b_owner, _, b_fn = base.find("__init__")
-                _run_init(b_owner, b_fn, inst, overrides, ex, (args, kwargs), is_layout_expr)
+                run_init(b_owner, b_fn, inst, overrides, ex, (args, kwargs), is_layout_expr)
             continue  # an unread base's __init__: what it sets stays unknown (ClassValue.missing says so)
         if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Attribute) and \
                 isinstance(st.targets[0].value, ast.Name) and st.targets[0].value.id == params[0].arg:
@@ -495,6 +543,61 @@ def bind_entry(fv, cls: ClassValue, name: str, overrides: dict, ex) -> dict:
             if not isinstance(env[p.arg], kernel_env.Unresolved) and p.arg not in ex.config:
                 ex.config[p.arg] = {"value": env[p.arg], "origin": f"default of {cls.name}.{name}'s parameter"}
         else:
-            env[p.arg] = kernel_env.Unresolved(p.arg, fn.lineno, f"parameter {p.arg} of {cls.name}.{name}, passed by "
-                                               f"{DRIVER}")
+            env[p.arg] = _driver_object(p, fv, cls, name, ex) or kernel_env.Unresolved(
+                p.arg, fn.lineno, f"parameter {p.arg} of {cls.name}.{name}, passed by {DRIVER}"
+                + (f"; {MANAGER_NOTES[p.arg]}" if MANAGER_NOTES.get(p.arg) else ""))
     return env
+
+
+MANAGERS: dict = {}  # id of the annotated class -> (Instance | None, where, note): one object for every entry
+MANAGER_NOTES: dict = {}  # entry parameter name -> why no driver object was found for it
+
+
+def _driver_object(p: ast.arg, fv, cls: ClassValue, entry: str, ex):
+    """An entry parameter annotated with a class of the kernel's repository (`smem_manager:
+    SmemManager`): the driver's one instance of it (tile_driver.manager), the same for every entry
+    method; before the entry, the driver's own calls on it that precede the entry call
+    (tile_driver.pre_calls: `smem_manager.set_tile(tile)`) run, after its pools' offsets are
+    forgotten (the driver's other tiles use it first: mgr_pool.forget_all).  None when not so."""
+    import kernel_env
+    import mgr_pool
+    import tile_driver
+    ann = p.annotation
+    cv = kernel_env.Evaluator(dict(fv.closure))._lazy(ann) if isinstance(ann, (ast.Name, ast.Attribute)) else None
+    if not isinstance(cv, ClassValue):
+        return None
+    if id(cv) not in MANAGERS:
+        MANAGERS[id(cv)] = tile_driver.manager(cv)
+    inst, where, note = MANAGERS[id(cv)]
+    if inst is None:
+        MANAGER_NOTES[p.arg] = note
+        return None
+    ex.config.setdefault(p.arg, {"value": f"{cv.name} instance", "origin": f"the driver's construction {where}"})
+    mgr_pool.forget_all(inst, f"the driver runs every tile's init and class_init with this {cv.name} before "
+                        f"{cls.name}.{entry}; what the others allocate is not modelled")
+    pre, where = tile_driver.pre_calls(entry, cv.name)
+    ev = kernel_env.Evaluator(dict(fv.closure))
+    for m in pre:
+        got = inst.cls.find(m)
+        if got is None or got[1] != "method":
+            return kernel_env.Unresolved(p.arg, fv.node.lineno, f"the driver calls {cv.name}.{m} before "
+                                         f"{entry} ({where}), a method this file does not read")
+        receiver = cls if entry.startswith("class_") else _self_of(fv)
+        try:
+            ev.run_helper(bound(got[2], got[0], inst), [receiver], {})
+        except (ConvertError, kernel_env.UnresolvedError, kernel_env.CodeRaises, ArithmeticError, TypeError,
+                ValueError, KeyError, IndexError) as e:
+            return kernel_env.Unresolved(p.arg, fv.node.lineno, f"the driver's {cv.name}.{m}(...) before {entry} "
+                                         f"({where}) is not evaluated: {e}")
+        ex.config.setdefault(f"{p.arg} before {cls.name}.{entry}", {
+            "value": f"{cv.name}.{m}({'the class' if entry.startswith('class_') else 'the tile'})",
+            "origin": f"the driver's call before {entry} at {where}"})
+    return inst
+
+
+def _self_of(fv):
+    """The receiver a bound method's closure holds (tile_class.bound binds its first parameter)."""
+    for v in fv.closure.values():
+        if isinstance(v, Instance):
+            return v
+    return None
