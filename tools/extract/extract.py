@@ -546,7 +546,7 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
             Walker(ex).walk_function(FuncValue(fn, env), fenv, set())
         except scoping.ScopeError as e:  # the kernel uses a name TVMScript has dropped: TVM rejects it
             raise InputError("extract.scope", str(e), e.line) from None
-    range_data.settle(ex)  # a loop start's runtime data: its value for the next walk (range_data.py)
+    range_data.settle()  # a loop start's runtime data: its value for the next walk (range_data.py)
     import smem_placement
     smem_placement.finish(ex)  # SMEMPool offsets -> placement (or a note saying why not)
     for (cls, field), v in sorted(py_classes.FIELD_OVERRIDES.items()):
@@ -593,6 +593,8 @@ def _extract_tile(cls, tree, env, overrides, file_label) -> dict:
         except scoping.ScopeError as e:
             raise InputError("extract.scope", str(e), e.line) from None
         walked.append(f"{cls.name}.{name}")
+    import range_data
+    range_data.settle()  # a loop start's runtime data: its value for the next walk (range_data.py)
     smem_placement.finish(ex)
     for name, where in sorted(tile_class.CLASS_OVERRIDES.items()):
         if name not in ex.config:

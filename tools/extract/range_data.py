@@ -94,7 +94,12 @@ def loop_entered(st, env: dict) -> None:
     """A loop walked as its first iteration (loop_first.enter): the instance assumes it runs at least once."""
     kind = "for" if isinstance(st, (ast.For, ast.AsyncFor)) else "while"
     node = st.iter if kind == "for" else st.test
-    LOOPS.append({"line": st.lineno, "kind": kind, "node": node, "env": snapshot(env), "arms": tuple(ARMS)})
+    LOOPS.append({"line": st.lineno, "file": _file(), "kind": kind, "node": node, "env": snapshot(env), "arms": tuple(ARMS)})
+
+
+def _file():
+    import runtime_data
+    return runtime_data.STACK[-1][0] if runtime_data.STACK else None
 
 
 def start_root(st, ev):
@@ -115,7 +120,7 @@ def start_root(st, ev):
 
 def mark(u, st, root) -> None:
     """The loop variable `u` (an Unresolved) of the loop `st` whose start is runtime data `root`."""
-    u.data_loop = (root, st.lineno, ast.unparse(st.target))
+    u.data_loop = (root, (_file(), st.lineno), ast.unparse(st.target))
 
 
 def blocked(u, entry: dict, line: int) -> None:
@@ -132,7 +137,7 @@ def blocked(u, entry: dict, line: int) -> None:
 
 # -- after the walk ---------------------------------------------------------------------------
 
-def settle(ex) -> None:
+def settle() -> None:
     """For each wanted root: the smallest consistent value, wanted for the next walk
     (runtime_data.WANTED), or the reason it is not bound added to the ops' entries."""
     import runtime_data
@@ -156,12 +161,10 @@ def settle(ex) -> None:
         for e in p["entries"]:
             if runtime_data.NOT_BOUND not in e["reason"]:
                 e["reason"] += f"; {runtime_data.NOT_BOUND}: {why}"
-    del ex
 
 
 def solve(key, p: dict):
     """(v, what the binding says) for the smallest consistent v, or (None, why not)."""
-    import runtime_data
     order = list(range(len(LOOPS)))
     for v in range(MAX_VALUE + 1):
         values = {key: v}
@@ -169,7 +172,7 @@ def solve(key, p: dict):
         for k in list(order):
             c = LOOPS[k]
             got = check(c, values)
-            if got is False or (got is None and c["line"] in p["loops"]):
+            if got is False or (got is None and (c["file"], c["line"]) in p["loops"]):
                 bad = k
                 break
             if got is not None:
@@ -178,20 +181,37 @@ def solve(key, p: dict):
             order.remove(bad)
             order.insert(0, bad)  # the constraint that failed is tried first for the next value
             continue
-        loops = sorted({c["line"] for c in decided})
-        arms = sorted({(a[0], a[3]) for c in decided for a in c["arms"] if _decides(a, values)})
-        said = ", ".join(str(n) for n in loops)
-        text = (f"the smallest value from 0 up consistent with the decisions the instance records: the loop"
-                f"{'s' if len(loops) > 1 else ''} at line{'s' if len(loops) > 1 else ''} {said} run"
-                f"{'' if len(loops) > 1 else 's'} at least once")
-        if arms:
-            text += ", " + ", ".join(f"the if at line {ln} {'taken' if t else 'not taken'}" for ln, t in arms)
-        starts = ", ".join(f"{var} at line {ln}" for ln, var in sorted(p["loops"].items()))
-        text += f"; it fixes the start of the loop variable {starts}, which an op reads (line {min(p['ops'])})"
-        return v, text
-    loops = ", ".join(str(n) for n in sorted(p["loops"]))
-    return None, (f"no value 0..{MAX_VALUE} of {runtime_data.describe(key)} makes the decisions the instance "
-                  f"records hold together with a fixed start of the loop at line {loops}")
+        return v, ("the smallest value from 0 up that keeps what the walk without it assumed: "
+                   + _said(decided, values) + f"; it fixes the start of {_starts(p)}")
+    kept = [c for c in LOOPS if check(c, {key: 0}) is not None]
+    return None, (f"no value 0..{MAX_VALUE} of {_name(key)} keeps what the walk without it assumed ("
+                  + (_said(kept, {key: 0}) if kept else "the loop's range decided")
+                  + f") and fixes the start of {_starts(p)}")
+
+
+def _name(key) -> str:
+    import runtime_data
+    site = key[4] if key[0] == "reg" else None
+    return runtime_data.describe(key) + (f" (the register the helper called at line {site[1]} fills)" if site else "")
+
+
+def _starts(p: dict) -> str:
+    return ", ".join(f"the loop at line {ln} (its variable {var} is read by an op at line {min(p['ops'])})"
+                     for (_f, ln), var in sorted(p["loops"].items(), key=lambda kv: str(kv[0])))
+
+
+def _said(cons: list, values: dict) -> str:
+    """The decisions `cons` (loops and the arms holding them) that `values` decide, in words."""
+    loops = sorted({c["line"] for c in cons})
+    arms = sorted({(a[0], a[3]) for c in cons for a in c["arms"] if _decides(a, values)})
+    s = "s" if len(loops) > 1 else ""
+    out = f"the loop{s} at line{s} {', '.join(map(str, loops))} run{'' if s else 's'} at least once"
+    for taken in (True, False):
+        lines = [ln for ln, t in arms if t is taken]
+        if lines:
+            s = "s" if len(lines) > 1 else ""
+            out += f", the if{s} at line{s} {', '.join(map(str, lines))} {'taken' if taken else 'not taken'}"
+    return out
 
 
 def _decides(a, values) -> bool:
