@@ -45,7 +45,7 @@ MAX_DEPTH = 64          # kept expressions re-evaluated inside one another
 
 ARMS: list = []         # (line, test node, environment snapshot, taken) of the undecided ifs being walked
 LOOPS: list = []        # the loops this walk took as their first iteration: constraints on a root's value
-PENDING: dict = {}      # root key -> {"info", "loops": {line: var}, "ops": [op line], "entries": [blocked entry]}
+PENDING: dict = {}      # root key -> {"info", "loops": {(file, line): var}, "ops": [op line], "entries": [entry]}
 
 
 def reset_walk() -> None:
@@ -94,7 +94,8 @@ def loop_entered(st, env: dict) -> None:
     """A loop walked as its first iteration (loop_first.enter): the instance assumes it runs at least once."""
     kind = "for" if isinstance(st, (ast.For, ast.AsyncFor)) else "while"
     node = st.iter if kind == "for" else st.test
-    LOOPS.append({"line": st.lineno, "file": _file(), "kind": kind, "node": node, "env": snapshot(env), "arms": tuple(ARMS)})
+    LOOPS.append({"line": st.lineno, "file": _file(), "kind": kind, "node": node, "env": snapshot(env),
+                  "arms": tuple(ARMS)})
 
 
 def _file():
@@ -244,9 +245,10 @@ def check(c: dict, values: dict):
 
 def _probe(node, env: dict, values: dict):
     """`node`'s value in `env` with the roots taken to be `values`, or UNDECIDED."""
+    import eval_limits
     import kernel_env
     import runtime_data
-    saved = dict(kernel_env.CONVENTION_USED)
+    saved, steps = dict(kernel_env.CONVENTION_USED), eval_limits._steps[0]  # a probe leaves no trace
     runtime_data.PROBE.update(values)
     try:
         v = Probe(env, values).value(node)
@@ -255,6 +257,7 @@ def _probe(node, env: dict, values: dict):
         return UNDECIDED
     finally:
         runtime_data.PROBE.clear()
+        eval_limits._steps[0] = steps
         kernel_env.CONVENTION_USED.clear()
         kernel_env.CONVENTION_USED.update(saved)
 
