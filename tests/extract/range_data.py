@@ -45,7 +45,7 @@ def range_start(A: Tx.Buffer((M, K), "float16"), meta: Tx.Buffer((8,), "int32"))
                 groups: Tx.int32 = ceil_div_u32(cnt, GROUP)
                 for g in Tx.serial(FIRST, groups):
                     Tx.ptx[_TILE](T_smem.ptr_to([2, 0, 0]), Tx.address_of(T_map), 0, 0, bar.ptr_to([0]))
-                begin: Tx.int32 = Tx.if_then_else(groups == 1, 0, groups - 2)
+                begin = Tx.if_then_else(groups == 1, 0, groups - 2)
                 if cnt < LIMIT:
                     for t in Tx.serial(begin, groups):
                         slot: Tx.int32 = Tx.bitwise_and(t, 1)

@@ -488,12 +488,12 @@ class Walker:
                     self.bind([t], v, env, st.lineno, cond)
                 return
             v = eval_or_unresolved(ev, value, "/".join(names), st.lineno)
-            range_data.keep(v, value, env)  # computed from runtime data: re-evaluable by a probe (range_data.py)
             if isinstance(v, Unresolved) and v.thread:
                 v.expr = (value, dict(env))  # re-evaluated per warp in a branch test (warps.py)
             elif isinstance(v, Unresolved) and cond is None and isinstance(value, ast.Call):
                 v = Unresolved("/".join(names), st.lineno, f"value of {ast.unparse(value.func)}(...), "
                                "not evaluated statically", v)
+            range_data.keep(v, value, env)  # computed from runtime data: re-evaluable by a probe (range_data.py)
             if cond is not None and not isinstance(v, Unresolved):
                 pass  # the value is known; the condition only decides whether the line runs
             if isinstance(v, tvm_classes.PipeState) and v.warps == "unset":
