@@ -6,8 +6,8 @@ as its first iteration (so the instance assumes it runs at least once), and a dr
 `begin = groups - 2` (or 0) to `groups` loads into the stage slot `t & 1` its variable selects.
 Binding the count to 0 would skip the branch; the smallest count that keeps the branch taken and both
 loops running is bound instead (GROUP = 4, FIRST = 2: 9 -> groups 3, begin 1, t = 1, slot 1;
-`--param FIRST=0`: 1 -> groups 1, begin 0, slot 0).  `--param LIMIT=5` encloses the drain in
-`if cnt < 5:`, which no count >= 9 takes: no value is consistent and the load stays unresolved."""
+`--param FIRST=0`: 1 -> groups 1, begin 0, slot 0).  The drain is under `if cnt < LIMIT:`; with
+`--param LIMIT=5` no count >= 9 takes it: no value is consistent and the load stays unresolved."""
 from tvm.script import tirx as Tx
 
 M, K = 256, 64
