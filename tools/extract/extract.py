@@ -487,6 +487,8 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
     set_source_dir(source_dir)
     import runtime_data
     runtime_data.set_tree(tree, os.path.basename(file_label))  # the file the address screen reads (runtime_data.py)
+    import range_data
+    range_data.reset_walk()  # loops whose start is runtime data (range_data.py)
     import op_alias
     op_alias.normalise(tree)  # `cp = Tx.copy_async; cp(...)`, keyword operands (op_alias.py)
     kernel_env.SETTINGS.update(instance=instance, serial_iterations=serial_iterations, target=target,
@@ -546,6 +548,7 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
             Walker(ex).walk_function(FuncValue(fn, env), fenv, set())
         except scoping.ScopeError as e:  # the kernel uses a name TVMScript has dropped: TVM rejects it
             raise InputError("extract.scope", str(e), e.line) from None
+    range_data.settle()  # a loop start's runtime data: its value for the next walk (range_data.py)
     import smem_placement
     smem_placement.finish(ex)  # SMEMPool offsets -> placement (or a note saying why not)
     import tmem_nesting
@@ -594,6 +597,8 @@ def _extract_tile(cls, tree, env, overrides, file_label) -> dict:
         except scoping.ScopeError as e:
             raise InputError("extract.scope", str(e), e.line) from None
         walked.append(f"{cls.name}.{name}")
+    import range_data
+    range_data.settle()  # a loop start's runtime data: its value for the next walk (range_data.py)
     smem_placement.finish(ex)
     import tmem_nesting
     tmem_nesting.finish(ex)

@@ -622,6 +622,9 @@ class Evaluator(Translator):
             return self.value(node.args[0])
         if short in ("cast", "reinterpret_cast") and len(node.args) == 2 and fname.startswith(("cast", "T.", "Tx.", "K.")):
             v = self.value(node.args[0])  # Tx.cast(x, "uint32") of an integer is the integer
+            import fragments
+            if isinstance(v, fragments.RegElem):
+                v._runtime()  # a register's content: unresolved, naming the register (runtime_data.root_key)
             if isinstance(v, int) and not isinstance(v, bool):
                 import named_offset
                 return v if isinstance(v, named_offset.Toward) else int(v)

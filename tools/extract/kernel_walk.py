@@ -33,6 +33,7 @@ import loop_first
 import loop_jumps
 import tmem_ops
 import op_sites
+import range_data
 import runtime_data
 import scoping
 import smem_placement
@@ -134,6 +135,8 @@ class Extraction:
         if self.current_file() != self.file_label:
             entry["item"] += f" in {self.current_file()}"
         scoping.check_use(u, line, self.current_file())  # a binding TVMScript dropped: the kernel's error
+        if u is not None:
+            range_data.blocked(u.root(), entry, line)  # a loop variable whose start is runtime data (range_data.py)
         key = (entry["item"], entry["line"], entry.get("name"), entry["reason"])
         if key in self.blocked_keys:  # one item met again in an unrolled loop is listed once
             return
@@ -498,6 +501,7 @@ class Walker:
             elif isinstance(v, Unresolved) and cond is None and isinstance(value, ast.Call):
                 v = Unresolved("/".join(names), st.lineno, f"value of {ast.unparse(value.func)}(...), "
                                "not evaluated statically", v)
+            range_data.keep(v, value, env)  # computed from runtime data: re-evaluable by a probe (range_data.py)
             if cond is not None and not isinstance(v, Unresolved):
                 pass  # the value is known; the condition only decides whether the line runs
             if isinstance(v, tvm_classes.PipeState) and v.warps == "unset":
@@ -554,8 +558,8 @@ class Walker:
             elif isinstance(test, Unresolved):
                 u = Unresolved(f"condition at line {st.lineno}", st.lineno,
                                f"the branch taken depends on {test.root().name}", test)
-                walks = [lambda b=branch: self.walk_body(b, env, defs, called, u) for branch in (st.body, st.orelse)
-                         if branch]
+                walks = [lambda b=branch, t=taken: self.arm_body(st, t, b, env, defs, called, u)
+                         for branch, taken in ((st.body, True), (st.orelse, False)) if branch]
                 if self.tir and not scoping.runtime_test(test) and not scoping.reads_tir_value(st.test, env):
                     scoping.walk_undecided_branches(env, walks, st.lineno)  # a Python bool or a runtime test
                 else:
@@ -592,7 +596,8 @@ class Walker:
             elif not self.walk_warp_branch(t, st.lineno, st.body, [], env, defs, called, cond):
                 u = Unresolved(f"condition at line {st.lineno}", st.lineno,
                                f"the branch taken depends on {test.root().name}", test)
-                self.walk_body(st.body, env, defs, called, u)
+                with range_data.arm(st.lineno, t, env, True):  # (range_data.py)
+                    self.walk_body(st.body, env, defs, called, u)
         elif isinstance(st, ast.With) and kern_forms.loop_frame(st) is not None:
             # kern: `with K.unroll(n) as v:` / `with K.serial(a, b) as v:` is a loop (kern_forms.py)
             self.walk_stmt(kern_forms.loop_frame(st), env, defs, called, cond)
@@ -623,6 +628,11 @@ class Walker:
             defs[st.name] = fv
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
             bind_imports(st, env)
+
+    def arm_body(self, st, taken, body, env, defs, called, cond):
+        """One arm of an undecided `if`: the loops in it hold where it is taken (range_data.py)."""
+        with range_data.arm(st.lineno, st.test, env, taken):
+            self.walk_body(body, env, defs, called, cond)
 
     def iteration(self, fr, body, env, defs, called, cond):
         """Walk one iteration of a loop's body: the kind of the decided jump that ended it, or None."""
@@ -692,6 +702,11 @@ class Walker:
             env[n] = ex.overrides.get(n, Unresolved(n, st.lineno, f"loop variable of the loop at line "
                                                     f"{st.lineno} ({why})"))
         start = loop_first.loop_start(st, ev) if loop_first.runtime_range(why) else None
+        root = range_data.start_root(st, ev) if start is loop_first.NOT_FIXED else None
+        if root is not None:  # a start computed from runtime data (range_data.py)
+            for n in names_of(st.target):
+                if isinstance(env[n], Unresolved) and n not in ex.overrides:
+                    range_data.mark(env[n], st, root)
         fi = loop_first.enter(st, env, ex, start) if start is not None else None
         if fi is not None:  # under the representative instance: its first iteration (loop_first.py)
             before_loop = dict(env)

@@ -101,6 +101,8 @@ def enter(st, env: dict, ex, start=NOT_FIXED):
     else:
         what += "; its test is taken to hold on entry"
     kernel_env.note_convention(what, st.lineno, None if start is NOT_FIXED else start)
+    import range_data
+    range_data.loop_entered(st, env)  # a constraint on runtime data the walk may bind (range_data.py)
     fi = FirstIteration(st, env, ex)
     ex.first_iterations = getattr(ex, "first_iterations", []) + [fi]
     return fi

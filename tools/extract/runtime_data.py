@@ -51,6 +51,7 @@ ADDRESS_ATTRS = ("data", "allocated_addr")
 WANTED: dict = {}   # root key -> {"value", "use"}: roots an op's coordinate needed in this walk
 BOUND: dict = {}    # root key -> {"value", "use", "what"}: roots bound from the start of this walk
 REFUSED: dict = {}  # root key -> why the screen refuses it
+PROBE: dict = {}    # root key -> value: taken while range_data.py probes a value (no binding recorded)
 STATE = {"tree": None}
 
 
@@ -184,12 +185,16 @@ def next_round() -> bool:
 
 def bound_reg(array, index: int):
     """The bound value of register `index` of `array` (a fragments.RegArray), or None."""
+    if PROBE and _reg_key(array, index) in PROBE:
+        return PROBE[_reg_key(array, index)]
     if not BOUND:
         return None
     return _read(_reg_key(array, index))
 
 
 def bound_scalar(name: str, line: int):
+    if PROBE and ("scalar", name, line) in PROBE:
+        return PROBE[("scalar", name, line)]
     if not BOUND:
         return None
     return _read(("scalar", name, line))

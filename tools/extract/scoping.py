@@ -162,6 +162,8 @@ def scalar_declaration(st: ast.AnnAssign, env: dict, ev, ex, cond) -> bool:
     v = eval_or_unresolved(ev, st.value, name, st.lineno)
     if isinstance(v, Unresolved) and v.thread:
         v.expr = (st.value, dict(env))  # a thread-derived value: re-evaluated per warp (warps.py), as before
+    import range_data
+    range_data.keep(v, st.value, env)  # computed from runtime data: re-evaluable by a probe (range_data.py)
     cell = tvm_classes.TirLocal(name, st.lineno, ex.warps, v)
     cell.lane_depth = len(ex.lane_changes)
     env[name] = cell  # (under an undecided condition too: a use of x runs only where the declaration ran)
