@@ -983,8 +983,8 @@ class Evaluator(Translator):
             name = dotted(node)
             v = self.env.get(name) if name else None
             if isinstance(v, LayoutExpr):
-                import builder_ns
-                return self.layout(builder_ns.unwrap_meta_var(v.node))
+                import builder_ns  # (a layout a helper returned is read with the helper's names: its env)
+                return (Evaluator(v.env) if hasattr(v, "env") else self).layout(builder_ns.unwrap_meta_var(v.node))
             if isinstance(v, Unresolved):
                 raise UnresolvedError(v)
             if name is not None and v is None and name not in self.env:

@@ -484,6 +484,17 @@ class Walker:
                 for t, v in zip(targets[0].elts, vals):
                     self.bind([t], v, env, st.lineno, cond)
                 return
+            if len(targets) == 1 and isinstance(targets[0], ast.Tuple) and isinstance(value, ast.Call) and \
+                    all(isinstance(t, ast.Name) for t in targets[0].elts):
+                import tuple_return  # `a, b = helper(...)`: the final display element by element (tuple_return.py)
+                try:
+                    got = tuple_return.unpack(ev, targets[0], value, st.lineno)
+                except tuple_return.NotThisForm:
+                    got = None
+                if isinstance(got, list) and len(got) == len(targets[0].elts):
+                    for t, v in zip(targets[0].elts, got):
+                        self.bind([t], v, env, st.lineno, cond)
+                    return
             v = eval_or_unresolved(ev, value, "/".join(names), st.lineno)
             if isinstance(v, Unresolved) and v.thread:
                 v.expr = (value, dict(env))  # re-evaluated per warp in a branch test (warps.py)
