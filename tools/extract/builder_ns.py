@@ -134,6 +134,43 @@ def shfl_sync(ev, node):
     return kernel_env.Evaluator(ev.env, ev.depth, (warp, src_lane)).value(node.args[1])
 
 
+# -- T.ptx.shfl_sync.idx.b32(d, a, b, c, membermask) ------------------------------------------------
+
+
+def ptx_shfl_idx(ev, node):
+    """`T.ptx.shfl_sync.idx.b32(d, a, b, c, membermask)` as a statement, d a name: (d, the
+    equivalent `T.cuda.__shfl_sync(membermask, a, b, width)` node), else None.  PTX ISA shfl.sync:
+    c packs the segment mask (bits 12:8) and the clamp (bits 4:0); for .idx the source lane is
+    j = (lane & segmask) | (b & ~segmask), taken when j <= (lane & segmask) | (clamp & ~segmask),
+    else the thread's own lane.  With clamp 0x1F and segmask 32 - w (w a power of two: CUDA's
+    __shfl_sync of width w encodes c so) that is lane b % w of the thread's w-lane segment, which
+    is __shfl_sync(mask, a, b, w).  b and c must be integers the source fixes; other forms: None."""
+    if not (isinstance(node, ast.Call) and (dotted(node.func) or "").split(".", 1)[-1] == "ptx.shfl_sync.idx.b32"
+            and (dotted(node.func) or "").startswith(("T.", "Tx.")) and len(node.args) == 5 and not node.keywords
+            and isinstance(node.args[0], ast.Name)):
+        return None
+
+    from kernel_env import ConvertError
+
+    def const(n):
+        try:
+            v = ev.value(n)
+        except ConvertError:
+            return None
+        return v if type(v) is int else None
+
+    b, c = const(node.args[2]), const(node.args[3])
+    if b is None or c is None or c & 0x1F != 0x1F or c & ~0x1F1F:
+        return None
+    width = 32 - ((c >> 8) & 0x1F)
+    if width not in (1, 2, 4, 8, 16, 32) or (c >> 8) & 0x1F & (width - 1):
+        return None
+    call = ast.Call(func=ast.Attribute(value=ast.Attribute(value=ast.Name(id="T", ctx=ast.Load()), attr="cuda",
+                                                           ctx=ast.Load()), attr="__shfl_sync", ctx=ast.Load()),
+                    args=[node.args[4], node.args[1], ast.Constant(b), ast.Constant(width)], keywords=[])
+    return node.args[0].id, ast.copy_location(ast.fix_missing_locations(ast.copy_location(call, node)), node)
+
+
 # -- kern DSL dtype tokens -----------------------------------------------------------------------
 
 # tirx_kernels/kern/__init__.py:64-74 (at 51a6c01 and at the mirror's HEAD): K.f16 ... K.u64 are

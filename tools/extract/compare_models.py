@@ -217,16 +217,53 @@ def write_driver_modules(td, text, path, mirror, commit):
         write_package_modules(td, src, rel, mirror, commit)
 
 
+def write_entry_modules(root, td, init, path, mirror, commit):
+    """The subpackage's __init__.py (and the siblings it imports), and the modules one directory
+    up that import from the subpackage (and the package modules they import), at their paths."""
+    import ast
+    with open(os.path.join(td, "__init__.py"), "w") as fh:
+        fh.write(init)
+    for mod in sorted(sibling_imports(init)):
+        src = git_show(mirror, commit, os.path.join(os.path.dirname(path), mod + ".py"))
+        if src is not None and "." not in mod:
+            with open(os.path.join(td, mod + ".py"), "w") as fh:
+                fh.write(src)
+    sub, parent = os.path.basename(os.path.dirname(path)), os.path.dirname(os.path.dirname(path))
+    r = subprocess.run(["git", "-C", mirror, "ls-tree", "--name-only", f"{commit}:{parent}"],
+                       capture_output=True, text=True)
+    for f in sorted(r.stdout.split()) if r.returncode == 0 else []:
+        if not f.endswith(".py") or f.startswith("_"):
+            continue
+        src = git_show(mirror, commit, f"{parent}/{f}")
+        try:
+            tree = ast.parse(src or "")
+        except (SyntaxError, ValueError):
+            continue
+        if any(isinstance(n, ast.ImportFrom) and n.level == 1 and (n.module or "").split(".")[0] == sub
+               for n in ast.walk(tree)):
+            with open(os.path.join(root, parent, f), "w") as fh:
+                fh.write(src)
+            write_package_modules(root, src, path, mirror, commit)
+
+
 def run_extract(text, path, repo, commit, kernel, params, out):
     """Extract `text` (the file at `commit`) in a scratch directory under its own file name, so
     that messages and origins name `FILE.py`, never a temporary path; the sibling modules it
     imports relatively are written next to it, and the modules of its own package it imports
     absolutely under their repository paths, from the same commit.  Returns (rc, stderr, model)."""
-    with tempfile.TemporaryDirectory() as td:
+    with tempfile.TemporaryDirectory() as root:
         name = os.path.basename(path)
+        mirror = MIRRORS.get(repo)
+        # a kernel file in a subpackage (its directory holds an __init__.py) is written at its
+        # repository path, with the subpackage's __init__.py and the entry modules one directory
+        # up that import from it (pkg_entry.py); others in the scratch directory itself
+        init = git_show(mirror, commit, os.path.join(os.path.dirname(path), "__init__.py")) if mirror else None
+        td = os.path.join(root, os.path.dirname(path)) if init is not None else root
+        os.makedirs(td, exist_ok=True)
         with open(os.path.join(td, name), "w") as fh:
             fh.write(text)
-        mirror = MIRRORS.get(repo)
+        if init is not None:
+            write_entry_modules(root, td, init, path, mirror, commit)
         todo, done = list(sibling_imports(text)), set()
         while todo and mirror:
             mod = todo.pop()
@@ -239,8 +276,8 @@ def run_extract(text, path, repo, commit, kernel, params, out):
                     fh.write(sib)
                 todo.extend(sibling_imports(sib))
         if mirror:
-            write_package_modules(td, text, path, mirror, commit)
-            write_driver_modules(td, text, path, mirror, commit)
+            write_package_modules(root, text, path, mirror, commit)
+            write_driver_modules(root, text, path, mirror, commit)
         args = [sys.executable, os.path.join(HERE, "extract.py"), name, "--allow-unresolved",
                 "--repo", repo, "--commit", commit, "--source-path", path, "--kernel-name", kernel,
                 "--serial-iterations", str(SERIAL_ITERATIONS.get(kernel, 1))]

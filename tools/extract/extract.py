@@ -411,7 +411,13 @@ def bind_root(tree, fn, env, overrides, ex: Extraction) -> dict:
                 site_args[k.arg] = k.value
         site_vals = _starred_keywords(call, site_env)
         site_label = f"{caller.name}:{call.lineno}"
-    dc_cfg = None
+    dc_cfg, entry_vals = None, {}
+    if site is None:
+        import pkg_entry  # the package's entry modules call it (pkg_entry.py)
+        if any(d is None and p.arg not in overrides and p.arg not in cfg and not _is_buffer_param(p) and
+               host_launch.param_value(fn, p, ex) is None and not kernel_env.runtime_scalar_reason(p, fn.name)
+               for p, d in _params_with_defaults(fn)):
+            entry_vals = pkg_entry.bind(fn, overrides, find_call_site, caller_env, Config)
     if site is None:  # an entry no code of the file calls: a configuration class's defaults (py_classes.py)
         need = [p.arg for p, d in _params_with_defaults(fn) if d is None and p.arg not in overrides and
                 p.arg not in cfg and host_launch.param_value(fn, p, ex) is None and
@@ -448,6 +454,13 @@ def bind_root(tree, fn, env, overrides, ex: Extraction) -> dict:
             ex.config[name] = {"value": fenv[name], "origin": where}
         elif host_launch.param_value(fn, p, ex) is not None:
             fenv[name] = host_launch.param_value(fn, p, ex)  # the file's own launch (host_launch.py)
+        elif name in entry_vals:  # the package's entry module's call (pkg_entry.py)
+            got = entry_vals[name]
+            if isinstance(got, Unresolved):
+                fenv[name] = got
+            else:
+                fenv[name] = got[0]
+                ex.config[name] = {"value": jsonable(got[0]), "origin": got[1]}
         elif dc_cfg is not None and name in dc_cfg[1]:
             fenv[name] = dc_cfg[1][name]
             ex.config[name] = {"value": fenv[name], "origin": f"{dc_cfg[0]}() default of field {name} (the one "
@@ -485,6 +498,8 @@ def extract(source: str, file_label: str, overrides: dict, function: str | None 
     except (ValueError, RecursionError, MemoryError) as e:
         raise InputError("extract.syntax", f"{file_label}: not parsable as Python: {e}") from None
     set_source_dir(source_dir)
+    import pkg_entry  # a builder only its package's entry modules call (pkg_entry.py)
+    pkg_entry.KERNEL["file"] = os.path.basename(file_label)
     import runtime_data
     runtime_data.set_tree(tree, os.path.basename(file_label))  # the file the address screen reads (runtime_data.py)
     import range_data
@@ -639,7 +654,8 @@ def check_param_names(tree, overrides: dict, roots) -> None:
     """--param NAME must name something the extraction reads (else it would change nothing,
     silently), and not a T.Buffer parameter (its shape is its annotation's)."""
     import difflib
-    names = read_names(tree)
+    import pkg_entry  # names an entry module of the package reads (pkg_entry.py)
+    names = read_names(tree) | pkg_entry.read_names(roots, find_call_site)
     for name in overrides:
         if name not in names:
             close = difflib.get_close_matches(name, sorted(n for n in names if "." not in n), n=3, cutoff=0.6)

@@ -513,6 +513,10 @@ class Evaluator(Translator):
             return base[attr]
         if isinstance(base, EnumMember) and attr in ("value", "name"):
             return getattr(base, attr)
+        if isinstance(base, EnumMember):
+            got = enum_member_attr(base, attr, self)
+            if got is not NotImplemented:
+                return got
         if isinstance(base, tvm_pipeline.VALUE_TYPES):
             return base.attr(attr)
         if isinstance(base, BufferRef) and attr == "elem_offset":
@@ -1011,8 +1015,9 @@ class Evaluator(Translator):
             name = dotted(node)
             v = self.env.get(name) if name else None
             if isinstance(v, LayoutExpr):
-                import builder_ns  # read where it was written (a tile-task attribute's LayoutExpr keeps its env)
-                return Evaluator(getattr(v, "env", self.env)).layout(builder_ns.unwrap_meta_var(v.node))
+                import builder_ns  # read where it was written: a tile-task attribute's LayoutExpr, a layout a helper returned
+                return (Evaluator(v.env) if getattr(v, "env", None) is not None else self).layout(
+                    builder_ns.unwrap_meta_var(v.node))
             if isinstance(v, Unresolved):
                 raise UnresolvedError(v)
             if name is not None and v is None and name not in self.env:
@@ -1577,13 +1582,21 @@ def _current_dir():
     return SIBLINGS["stack"][-1] if SIBLINGS.get("stack") else SIBLINGS["dir"]
 
 
-def sibling_module(name: str):
-    """The ModuleValue of `name` (a module in the importing file's directory), or None."""
-    d = _current_dir()
+DIR_KEY = "__dir__"  # a module environment's own directory (a module read from another directory)
+
+
+def sibling_module(name: str, base: str | None = None):
+    """The ModuleValue of `name` (a module in the importing file's directory `base`, else the one
+    being read, else the kernel file's), or None.  A directory `name/` with an `__init__.py` is a
+    subpackage: its `__init__.py` is the module (Python's package import)."""
+    d = base or _current_dir()
     if d is None or not name or "." in name or "/" in name or name.startswith("_") and name == "__init__":
         return None
+    path = os.path.join(d, name + ".py")
+    if not os.path.isfile(path) and os.path.isfile(os.path.join(d, name, "__init__.py")):
+        return _load_module(os.path.join(d, name, "__init__.py"), name, f"{name}/__init__.py")
     label = name + ".py" if d == SIBLINGS["dir"] else None
-    return _load_module(os.path.join(d, name + ".py"), name, label)
+    return _load_module(path, name, label)
 
 
 # Absolute imports of the kernel's own repository (`from tirx_kernels.runner import X`): read when
@@ -1639,7 +1652,7 @@ def _load_module(path: str, name: str, label: str | None):
     SIBLINGS["depth"] += 1
     SIBLINGS.setdefault("stack", []).append(os.path.dirname(key))
     try:
-        env = module_names(tree, label)
+        env = module_names(tree, label, os.path.dirname(key))
     finally:
         SIBLINGS["stack"].pop()
         SIBLINGS["depth"] -= 1
@@ -1673,6 +1686,7 @@ class EnumClass(dict):
     def __init__(self, name: str):
         super().__init__()
         self.name = name
+        self.methods, self.properties, self.env = {}, set(), {}  # defs of the class body (enum_member_attr)
 
     def __call__(self, value):
         if isinstance(value, EnumMember) and value.cls == self.name:
@@ -1689,15 +1703,41 @@ def enum_class(st: ast.ClassDef, ev: "Evaluator"):
     if not bases & {"Enum", "IntEnum"}:
         return None
     members = EnumClass(st.name)
+    members.env = ev.env
     for b in st.body:
         if isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant):
             continue  # docstring
+        if isinstance(b, ast.FunctionDef):
+            # a method or @property of the enum: run on a member (`self`) when read (enum_member_attr)
+            decos = {(dotted(d) or "") for d in b.decorator_list}
+            if decos - {"property"}:
+                return None
+            members.methods[b.name] = b
+            if decos:
+                members.properties.add(b.name)
+            continue
         if not (isinstance(b, ast.Assign) and len(b.targets) == 1 and isinstance(b.targets[0], ast.Name) and
                 isinstance(b.value, ast.Constant) and isinstance(b.value.value, (int, str))):
             return None
         kind = IntEnumMember if "IntEnum" in bases and type(b.value.value) is int else EnumMember
         members[b.targets[0].id] = kind(st.name, b.targets[0].id, b.value.value)
+    for m in members.values():
+        m.enum = members
     return members
+
+
+def enum_member_attr(member, attr: str, ev):
+    """`member.prop` / `member.method(...)` of an Enum class with methods: the def's body run with
+    `self` the member, in the class's defining environment (Python's attribute lookup on an enum
+    member); NotImplemented when the class defines no such name."""
+    cls = getattr(member, "enum", None)
+    if cls is None or attr not in cls.methods:
+        return NotImplemented
+    import py_classes
+    fn = cls.methods[attr]
+    if attr in cls.properties:
+        return py_classes.run_function(fn, cls.env, [member], {}, ev)
+    return lambda *a, **k: py_classes.run_function(fn, cls.env, [member] + list(a), k, ev)
 
 
 def class_value(st: ast.ClassDef, env: dict, ev: "Evaluator", why: str):
@@ -1755,9 +1795,14 @@ def bind_targets(targets, value, env: dict, line: int) -> None:
                 env[n] = Unresolved(n, line, str(e))
 
 
-def module_names(tree: ast.Module, file: str) -> dict:
-    """Module-level names of a sibling file: constants, functions, imports, decidable ifs."""
+def module_names(tree: ast.Module, file: str, directory: str | None = None) -> dict:
+    """Module-level names of a sibling file: constants, functions, imports, decidable ifs, and
+    augmented assignments (`__all__ += [...]`, run as module_exec runs the kernel file's).  The
+    environment records the module's directory (DIR_KEY), so a relative import inside one of its
+    functions names a module next to it."""
     env: dict = {FILE_KEY: file}
+    if directory is not None:
+        env[DIR_KEY] = directory
     for st in tree.body:
         ev = Evaluator(env)
         if isinstance(st, (ast.Assign, ast.AnnAssign)) and st.value is not None:
@@ -1771,7 +1816,22 @@ def module_names(tree: ast.Module, file: str) -> dict:
                                        "classes are)")
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
             bind_imports(st, env)
+        elif isinstance(st, ast.AugAssign):
+            import module_exec
+            module_exec.run_statement(st, env, ev)
     return env
+
+
+def star_names(mv) -> list:
+    """The names `from M import *` binds (Python's import statement): M's `__all__` when it is a
+    list or tuple of strings, else its names that do not start with an underscore; None when M
+    defines an `__all__` the evaluation did not fix."""
+    if "__all__" in mv.env:
+        a = mv.env["__all__"]
+        if isinstance(a, (list, tuple)) and all(isinstance(x, str) for x in a):
+            return list(a)
+        return None
+    return [n for n in mv.env if not n.startswith("_")]
 
 
 def bind_imports(st, env: dict) -> None:
@@ -1779,13 +1839,21 @@ def bind_imports(st, env: dict) -> None:
     so that the notation vocabulary (T.S, K.SW128B, SwizzleMode...) resolves them.  Relative
     imports of a sibling module bind its names (sibling_module)."""
     if isinstance(st, ast.ImportFrom) and st.level == 1:
+        base = env.get(DIR_KEY)
+        if st.module is not None and [a.name for a in st.names] == ["*"]:
+            mv = sibling_module(st.module, base)
+            names = star_names(mv) if mv is not None else None
+            for n in names or ():
+                if n in mv.env:
+                    env[n] = mv.env[n]
+            return
         for a in st.names:
             bound = a.asname or a.name
             if st.module is None:
-                mv = sibling_module(a.name)
+                mv = sibling_module(a.name, base)
                 env[bound] = mv if mv is not None else Imported(f".{a.name}", a.name, st.lineno)
             else:
-                mv = sibling_module(st.module)
+                mv = sibling_module(st.module, base)
                 if mv is not None and a.name in mv.env and not isinstance(mv.env[a.name], Imported):
                     env[bound] = mv.env[a.name]
                 else:

@@ -495,6 +495,17 @@ class Walker:
                 for t, v in zip(targets[0].elts, vals):
                     self.bind([t], v, env, st.lineno, cond)
                 return
+            if len(targets) == 1 and isinstance(targets[0], ast.Tuple) and isinstance(value, ast.Call) and \
+                    all(isinstance(t, ast.Name) for t in targets[0].elts):
+                import tuple_return  # `a, b = helper(...)`: the final display element by element (tuple_return.py)
+                try:
+                    got = tuple_return.unpack(ev, targets[0], value, st.lineno)
+                except tuple_return.NotThisForm:
+                    got = None
+                if isinstance(got, list) and len(got) == len(targets[0].elts):
+                    for t, v in zip(targets[0].elts, got):
+                        self.bind([t], v, env, st.lineno, cond)
+                    return
             v = eval_or_unresolved(ev, value, "/".join(names), st.lineno)
             if isinstance(v, Unresolved) and v.thread:
                 v.expr = (value, dict(env))  # re-evaluated per warp in a branch test (warps.py)
@@ -550,6 +561,13 @@ class Walker:
             if isinstance(st.value, ast.Call):
                 self.scan_calls(st.value, env, defs, called, cond)
                 self.register_assign(st.value, env, cond)
+                import builder_ns  # T.ptx.shfl_sync.idx.b32(d, ...): d a lane's value (builder_ns.py)
+                shfl = builder_ns.ptx_shfl_idx(ev, st.value)
+                if shfl is not None:
+                    v = eval_or_unresolved(ev, shfl[1], shfl[0], st.lineno)
+                    if isinstance(v, Unresolved) and v.thread:
+                        v.expr = (shfl[1], dict(env))  # evaluated per (warp, lane) in a branch test (warps.py)
+                    self.bind([ast.Name(id=shfl[0], ctx=ast.Store())], v, env, st.lineno, cond)
         elif isinstance(st, ast.If):
             test = eval_or_unresolved(ev, st.test, "condition", st.lineno)
             if isinstance(test, Unresolved) and self.walk_warp_branch(st.test, st.lineno, st.body, st.orelse, env,

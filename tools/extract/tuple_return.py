@@ -68,7 +68,16 @@ def elements(ev, node, fv, ret) -> list:
     except _Return as r:
         raise Whole(r.value) from None
     out = []
+    from kernel_env import LayoutExpr
+    from kernel_walk import is_layout_expr
     for k, e in enumerate(ret.elts):
+        if is_layout_expr(e):
+            # a layout expression (`mma_shared_layout(dt, sw, shape)`) is read where it is used, with
+            # the helper's own names (its env), as a layout assigned in a method is (tile_class.store)
+            lay = LayoutExpr(e, e.lineno)
+            lay.env = env
+            out.append(lay)
+            continue
         try:
             out.append(sub.value(e))
         except UnresolvedError as u:  # a value the source does not fix: this element only

@@ -248,7 +248,9 @@ class TirLocal:
 
     def lose(self, line: int, why: str) -> None:
         from kernel_env import Unresolved
-        if not isinstance(self.value, Unresolved):
+        if not isinstance(self.value, Unresolved) or (self.value.line == self.line and
+                                                      self.value.reason.startswith("declared without a value")):
+            # (a declaration's own "no value yet" is replaced: the store is why it is unknown now)
             self.value = Unresolved(self.name, line, why)
 
 
