@@ -171,6 +171,18 @@ def _tensor_map(call, name, env, ex, line) -> TensorMap:
     if isinstance(base, ast.Call) and (dotted(base.func) or "").split(".")[-1] == "handle_add_byte_offset" and \
             len(base.args) == 2 and _map_int(ev, base.args[1]) == 0:
         base = base.args[0]  # T.handle_add_byte_offset(x.data, 0): byte 0 of x, i.e. x.data
+    elif isinstance(base, ast.Call) and (dotted(base.func) or "").split(".")[-1] == "handle_add_byte_offset" and \
+            len(base.args) == 2 and isinstance(base.args[0], ast.Attribute) and base.args[0].attr == "data":
+        try:
+            off = _map_int(ev, base.args[1])
+        except (ConvertError, UnresolvedError):
+            off = None
+        if isinstance(off, int):
+            # the model's map starts at its global buffer's first byte (docs/model-format.md, tma.load):
+            # a map N bytes into the buffer has no field (tensor_map.base_offset_bytes would be one)
+            raise ConvertError(f"the map's base is {off} bytes into {ast.unparse(base.args[0].value)} "
+                               f"({ast.unparse(base)}): the model format takes a tensor map's base to be its global "
+                               "buffer's first byte and has no field for an offset from it")
     if not (isinstance(base, ast.Attribute) and base.attr == "data" and isinstance(base.value, ast.Name)):
         raise ConvertError(f"the map's base {ast.unparse(base)!r} is not a kernel buffer's .data")
     buf = env.get(base.value.id)
