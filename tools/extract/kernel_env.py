@@ -582,9 +582,6 @@ class Evaluator(Translator):
         if isinstance(base, Pool) and base.kind == "tmem" and attr == "offset":
             import tmem_ops  # the TMEM pool's bump offset (tmem_ops.py)
             return tmem_ops.pool_offset(base, node)
-        if isinstance(base, Pool) and base.kind == "smem" and attr == "offset":
-            import smem_placement  # the SMEMPool's bump offset (smem_placement.py)
-            return smem_placement.pool_offset(base, node)
         if isinstance(base, Pool):
             raise ConvertError(f"{ast.unparse(node)!r}: attribute of an allocator")
         raise ConvertError(f"cannot evaluate attribute {ast.unparse(node)!r}")

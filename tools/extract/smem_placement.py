@@ -84,22 +84,6 @@ def note_pool_alloc(pool: Pool, buf, call: ast.Call, short: str, ev, ex) -> None
     state["offset"] = off + (math.prod(buf.shape) * bits + 7) // 8
 
 
-def pool_offset(pool: Pool, node) -> int:
-    """`pool.offset` of an SMEMPool: the byte the next allocation starts from before its alignment
-    (SMEMPool.offset, alloc_pool.py:418, advanced by alloc and set by move_base_to; a plain Python
-    int at trace time, so `T.meta_var(pool.offset)` is that number).  Known when this module's
-    offset is known and flow_pool's, which follows the same bump allocator for elem_offset, agrees."""
-    from kernel_env import Unresolved, UnresolvedError
-    off = pool_state(pool)["offset"]
-    other = getattr(pool, "smem_offset", None) if getattr(pool, "followed", False) else off
-    if isinstance(off, int) and other == off:
-        return off
-    why = off if not isinstance(off, int) else getattr(pool, "offset_why", None) or \
-        f"the pool's offset is followed as {off} here and as {other} for elem_offset"
-    raise UnresolvedError(Unresolved(ast.unparse(node), getattr(node, "lineno", None),
-                                     f"the SMEMPool's offset is not derived ({why})"))
-
-
 def move_base_to(pool: Pool, call: ast.Call, ev) -> None:
     state = pool_state(pool)
     try:
