@@ -7,7 +7,9 @@ every lane of each (`k.tile((1, (-1, 4, 4)))[:, warp_idx - 4, :]` under `elif wa
 gets its own buffer.  It is built once per executing warp, with the walk's warps narrowed to that
 warp (so the warp index is uniform there, flow_state.uniform_value), and each becomes a model buffer
 of its own named after the view and the warp (`k_nope_warp.w4`, the `.wN` suffix the per-warp ops
-already carry).  The name is then bound to a PerWarp: a use resolves to the warp's buffer where one
+already carry).  Where the executing warps span several warpgroups, one buffer per warpgroup is
+tried first (`X.wg1`: a value such as `wg_id`, uniform in each warpgroup, as
+flow_state.record_per_group splits ops), and per warp only when the value differs inside one.  The name is then bound to a PerWarp: a use resolves to the warp's buffer where one
 warp executes the use (a per-warp op, flow_state.record_per_group, narrows to one warp); where several
 do, the use is blocked by a thread index (so record_per_group splits it per warp, as for any operand
 that differs by warp).  A view of a per-warp buffer is per-warp in turn (`k_nope_warp.sub[...]`).
@@ -56,35 +58,53 @@ def thread_blocked(item) -> bool:
 
 
 def split(build, name: str, line: int, ex, item) -> "PerWarp | None":
-    """`build(model_name)` once per warp executing here, each with the walk narrowed to that warp:
-    a PerWarp of the buffers, or None (nothing emitted) when the warps are not several, the block is
-    not a thread index, or any warp's build does not give a buffer."""
-    import tvm_classes
-    from kernel_env import BufferRef
+    """`build(model_name)` once per warpgroup executing here when several do (`X.wg1`: a value
+    uniform in each warpgroup, as record_per_group splits ops), else -- or when the value differs
+    inside a warpgroup -- once per warp (`X.w5`), each with the walk narrowed to that group: a
+    PerWarp of the buffers (every executing warp -> its group's buffer), or None (nothing emitted)
+    when the warps are not several, the block is not a thread index, or a group's build does not
+    give a buffer at either level."""
     ws = ex.warps
     if ws is None or len(ws) < 2 or not thread_blocked(item):
         return None
+    for level, suffix in ((lambda w: w // 4, "wg"), (lambda w: w, "w")):
+        groups: dict = {}
+        for w in sorted(ws):
+            groups.setdefault(level(w), []).append(w)
+        if len(groups) < 2:
+            continue
+        by = _build_groups(build, name, ex, groups, suffix)
+        if by is not None:
+            return PerWarp(name, line, by)
+    return None
+
+
+def _build_groups(build, name: str, ex, groups: dict, suffix: str):
+    """warp -> BufferRef, each group's buffer built with the walk's warps narrowed to the group;
+    None after taking back everything the groups emitted when one does not give a buffer."""
+    import tvm_classes
+    from kernel_env import BufferRef
     saved = (ex.warps, tvm_classes.WALK.get("warps"))
     n_buffers, n_blocked, emitted = len(ex.buffers), len(ex.blocked), dict(ex.emitted)
     names, issued = dict(ex.names), set(ex.__dict__.get("_issued", ()))
     by = {}
     ok = True
     try:
-        for w in sorted(ws):
-            ex.warps = frozenset({w})
+        for key, members in groups.items():
+            ex.warps = frozenset(members)
             tvm_classes.WALK["warps"] = ex.warps
             try:
-                b = build(f"{name}.w{w}")
-            except Exception:  # noqa: BLE001 - any failure (UnresolvedError included): not split
+                b = build(f"{name}.{suffix}{key}")
+            except Exception:  # noqa: BLE001 - any failure (UnresolvedError included): not split here
                 ok = False
                 break
             if not isinstance(b, BufferRef):
                 ok = False
                 break
-            by[w] = b
+            by.update({w: b for w in members})
     finally:
         ex.warps, tvm_classes.WALK["warps"] = saved
-    if not ok:  # take back what the warps built
+    if not ok:  # take back what the groups built
         del ex.buffers[n_buffers:]
         for e in ex.blocked[n_blocked:]:
             ex.blocked_keys.discard((e["item"], e["line"], e.get("name"), e["reason"]))
@@ -95,4 +115,4 @@ def split(build, name: str, line: int, ex, item) -> "PerWarp | None":
         ex.names.update(names)
         ex.__dict__["_issued"] = issued
         return None
-    return PerWarp(name, line, by)
+    return by
