@@ -663,7 +663,9 @@ def offset_ptr(p, nbytes: int, what: str, toward=None):
         return Ptr(b, tuple(q.coords[:-1]) + (q.coords[-1] * r,))
     ok = isinstance(node, ast.Call) and dotted(node.func) == "mma_shared_layout" and len(node.args) == 3 and \
         isinstance(node.args[1], ast.Attribute) and node.args[1].attr in MMA_SWIZZLE_BYTES
-    if not ok:
+    import mma_layout_match  # a view whose layout IS an mma_shared_layout of its shape (mma_layout_match.py)
+    mode = node.args[1].attr if ok else mma_layout_match.mode(b)
+    if mode is None:
         raise ConvertError(f"{what}: a descriptor offset into {b.name}, whose layout {b.layout} is not a swizzled "
                            "mma_shared_layout, is not modelled")
     esz = DTYPE_BYTES.get(b.dtype)
@@ -671,7 +673,7 @@ def offset_ptr(p, nbytes: int, what: str, toward=None):
         raise ConvertError(f"{what}: an offset of {nbytes} bytes is not whole {b.dtype} elements")
     shape = list(b.shape)
     R, C = shape[-2], shape[-1]
-    W = MMA_SWIZZLE_BYTES[node.args[1].attr] // esz
+    W = MMA_SWIZZLE_BYTES[mode] // esz
     if R % 8 or C % W:
         raise ConvertError(f"{what}: {b.name} {tuple(shape)} is not whole (8, {W}) atoms")
     lead = 0
