@@ -175,7 +175,9 @@ def allocation(call, env: dict, ev, ex, target: str | None, line: int, cond):
     if isinstance(call, ast.Call) and short_name(call.func) == "meta_var" and len(call.args) == 1 and \
             views.is_derived(call.args[0]):
         call = call.args[0]  # T.meta_var(X.rearrange(...)) is X.rearrange(...)
-    derived = views.is_derived(call) and (isinstance(_root(call, env), (BufferRef, Unresolved, _AllocationRoot))
+    import per_warp  # a buffer per warp: a view of one, or one whose arguments differ by warp (per_warp.py)
+    derived = views.is_derived(call) and (isinstance(_root(call, env), (BufferRef, Unresolved, _AllocationRoot,
+                                                                         per_warp.PerWarp))
                                           or views.is_reg_view(call, env))
     if isinstance(call, ast.Subscript) and not derived:
         return NOT_AN_ALLOCATION
@@ -205,6 +207,11 @@ def allocation(call, env: dict, ev, ex, target: str | None, line: int, cond):
         u.storage_scope, u.storage_start = s.scope, s.start
         return u
     except UnresolvedError as e:
+        if derived or not isinstance(rv, Pool):  # not a pool's: building it per warp moves no offset
+            pw = per_warp.split(lambda n: views.buffer_of(call, env, ev, ex, n, line) if derived else
+                                _allocate(call, short, rname, rv, env, ev, ex, n, line), name, line, ex, e.item)
+            if pw is not None:
+                return pw
         ex.block(label, line, e.item)
         _pool_lost(rv, derived, name, line)
         return Unresolved(name, line, f"allocation at line {line} is undecided", e.item)
@@ -393,6 +400,7 @@ def _allocate(call, short, rname, rv, env, ev, ex, name, line):
     if short in PLAIN:
         ref.start_bytes = start  # bytes from its storage pointer (None: not known)
         ref.default_layout = default_layout
+        ref.own_registers = scope == "local" and view_of is None  # its own per-thread storage (buffer_regs.py)
     elif short in LOCAL_SEMANTIC:
         ref.start_bytes = 0  # its own registers
     if short in PLAIN and scope == "tmem":

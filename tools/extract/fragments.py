@@ -87,7 +87,8 @@ class RegElem:
 
 
     def __repr__(self) -> str:
-        return f"{self.array.name}[{self.index}] (a register: a runtime value)"
+        import buffer_regs  # an element of a plain register buffer by its indices (buffer_regs.py)
+        return f"{buffer_regs.indices(self.array.name, self.array.line, self.index)} (a register: a runtime value)"
 
     def _runtime(self, *_):
         # arithmetic on a register's content: the value a thread holds at run time, not a number

@@ -171,6 +171,18 @@ def _tensor_map(call, name, env, ex, line) -> TensorMap:
     if isinstance(base, ast.Call) and (dotted(base.func) or "").split(".")[-1] == "handle_add_byte_offset" and \
             len(base.args) == 2 and _map_int(ev, base.args[1]) == 0:
         base = base.args[0]  # T.handle_add_byte_offset(x.data, 0): byte 0 of x, i.e. x.data
+    elif isinstance(base, ast.Call) and (dotted(base.func) or "").split(".")[-1] == "handle_add_byte_offset" and \
+            len(base.args) == 2 and isinstance(base.args[0], ast.Attribute) and base.args[0].attr == "data":
+        try:
+            off = _map_int(ev, base.args[1])
+        except (ConvertError, UnresolvedError):
+            off = None
+        if isinstance(off, int):
+            # the model's map starts at its global buffer's first byte (docs/model-format.md, tma.load):
+            # a map N bytes into the buffer has no field (tensor_map.base_offset_bytes would be one)
+            raise ConvertError(f"the map's base is {off} bytes into {ast.unparse(base.args[0].value)} "
+                               f"({ast.unparse(base)}): the model format takes a tensor map's base to be its global "
+                               "buffer's first byte and has no field for an offset from it")
     if not (isinstance(base, ast.Attribute) and base.attr == "data" and isinstance(base.value, ast.Name)):
         raise ConvertError(f"the map's base {ast.unparse(base)!r} is not a kernel buffer's .data")
     buf = env.get(base.value.id)
@@ -651,7 +663,9 @@ def offset_ptr(p, nbytes: int, what: str, toward=None):
         return Ptr(b, tuple(q.coords[:-1]) + (q.coords[-1] * r,))
     ok = isinstance(node, ast.Call) and dotted(node.func) == "mma_shared_layout" and len(node.args) == 3 and \
         isinstance(node.args[1], ast.Attribute) and node.args[1].attr in MMA_SWIZZLE_BYTES
-    if not ok:
+    import mma_layout_match  # a view whose layout IS an mma_shared_layout of its shape (mma_layout_match.py)
+    mode = node.args[1].attr if ok else mma_layout_match.mode(b)
+    if mode is None:
         raise ConvertError(f"{what}: a descriptor offset into {b.name}, whose layout {b.layout} is not a swizzled "
                            "mma_shared_layout, is not modelled")
     esz = DTYPE_BYTES.get(b.dtype)
@@ -659,7 +673,7 @@ def offset_ptr(p, nbytes: int, what: str, toward=None):
         raise ConvertError(f"{what}: an offset of {nbytes} bytes is not whole {b.dtype} elements")
     shape = list(b.shape)
     R, C = shape[-2], shape[-1]
-    W = MMA_SWIZZLE_BYTES[node.args[1].attr] // esz
+    W = MMA_SWIZZLE_BYTES[mode] // esz
     if R % 8 or C % W:
         raise ConvertError(f"{what}: {b.name} {tuple(shape)} is not whole (8, {W}) atoms")
     lead = 0

@@ -211,6 +211,10 @@ class BufferRef:
                                                                      getattr(self, "local_node", None))
                 arr.local_of = root
             return arr[i]
+        import buffer_regs  # an element of a plain register buffer: one register (buffer_regs.py)
+        reg = buffer_regs.element(self, i)
+        if reg is not None:
+            return reg
         # an element of a model buffer (e.g. the registers of a fragment's X.local() view passed
         # one by one to a raw instruction) is a runtime value, not a register array's slot
         raise ConvertError(f"{self.name}[...] names elements of the model buffer {self.name} (a {self.scope} "
@@ -274,6 +278,10 @@ class Evaluator(Translator):
             v = self.env[name]
             if isinstance(v, tvm_classes.TirLocal):
                 v = v.get(self.thread)  # a declared TIR scalar: its value at this point of the walk
+            if type(v).__name__ == "PerWarp":
+                v = v.resolve(self.thread)  # the executing warp's buffer (per_warp.py)
+                if isinstance(v, Unresolved):
+                    raise UnresolvedError(v)
             if isinstance(v, ThreadIndex):
                 if self.thread is not None:
                     return v.at(*self.thread)

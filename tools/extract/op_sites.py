@@ -102,6 +102,8 @@ def region(node, env, ev, ex=None, line=0) -> tuple[str, BufferRef]:
             raise ConvertError(f"{ast.unparse(node)!r} is not a buffer region")
         if b is tile_class.NOT_MEMBER:
             b = env.get(base.id)
+            if type(b).__name__ == "PerWarp":
+                b = b.resolve()  # the executing warp's buffer (per_warp.py)
         if isinstance(b, Unresolved):
             raise UnresolvedError(b)
         if not isinstance(b, BufferRef):

@@ -111,7 +111,8 @@ def root_key(v):
 
 
 def describe(key) -> str:
-    return f"{key[1]}[{key[3]}]" if key[0] == "reg" else key[1]
+    import buffer_regs  # an element of a plain register buffer by its indices (buffer_regs.py)
+    return buffer_regs.indices(key[1], key[2], key[3]) if key[0] == "reg" else key[1]
 
 
 def coord(ev, node, value: int, use: str) -> int:

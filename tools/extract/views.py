@@ -70,6 +70,8 @@ def lookup(env, name):
     v = env.get(name)
     if type(v).__name__ == "TirLocal":
         v = v.get(None)
+    if type(v).__name__ == "PerWarp":
+        v = v.resolve()  # the executing warp's buffer (per_warp.py)
     return v
 
 
