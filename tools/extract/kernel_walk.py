@@ -263,33 +263,43 @@ class Walker:
                 i += len(run)
                 continue
             st = body[i]
-            run = self.warp_if_run(body, i, env)  # consecutive ifs taken by disjoint warps: sibling roles
+            run, used, between = self.warp_if_run(body, i, env)  # consecutive ifs taken by disjoint warps
+            for d in between:  # function definitions among them bind their names first (they run nothing)
+                self.walk_stmt(d, env, defs, called, loop_jumps.effective_cond(self.ex, self, cond))
             if run and role_sched.fork(self.ex, self, env, [
                     (s.body, lambda s=s: self.walk_stmt(s, env, defs, called, loop_jumps.effective_cond(self.ex, self,
                                                                                                       cond)))
                     for s in run]):
-                i += len(run)
+                i += used
                 continue
             self.walk_stmt(st, env, defs, called, loop_jumps.effective_cond(self.ex, self, cond))
             if isinstance(st, (ast.Break, ast.Continue)) or getattr(st, "_endless", False):
                 return  # what follows in this block never runs (loop_jumps.py)
             i += 1
 
-    def warp_if_run(self, body: list, i: int, env: dict) -> list:
+    def warp_if_run(self, body: list, i: int, env: dict) -> tuple:
         """body[i], body[i+1], ...: consecutive `if` statements without else whose tests depend only on
         thread indices and are taken by pairwise disjoint warps (flash_attention4's `if warp_id == 1:`,
         `if warp_id == 2:`, `if warp_id == 0:` inside its wg 3 branch): each warp runs only its own
         body, so they are sibling warp roles (role_sched.py) -- when at least two of them and one
-        contains a barrier wait; else []."""
+        contains a barrier wait.  A function definition between two of them (sparse_atten_fwd's
+        `@T.inline def softmax_warpgroup` between the MMA warp's branch and the softmax warpgroups')
+        runs nothing and does not end the run, unless an `if` before it reads its name.  Returns (the
+        ifs, the number of statements of body they span, the definitions among them); ([], 0, [])
+        when there is no such run."""
         ex = self.ex
-        cands = []
+        cands, defs, read = [], [], set()
         for st in body[i:]:
+            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and cands and st.name not in read:
+                defs.append(st)
+                continue
             if not isinstance(st, ast.If):
                 break
             cands.append(st)
+            read |= {n.id for n in ast.walk(st) if isinstance(n, ast.Name)}
         if len(cands) < 2 or ex.num_warps is None or not role_sched.STATE["enabled"] or \
                 not role_sched._has_wait([c.body for c in cands], env):
-            return []
+            return [], 0, []
         current = ex.warps if ex.warps is not None else frozenset(range(ex.num_warps))
         run, seen = [], set()
         for st in cands:
@@ -298,7 +308,10 @@ class Walker:
                 break
             seen |= act
             run.append(st)
-        return run if len(run) >= 2 and role_sched._has_wait([s.body for s in run], env) else []
+        if len(run) < 2 or not role_sched._has_wait([s.body for s in run], env):
+            return [], 0, []
+        used = body.index(run[-1], i) - i + 1
+        return run, used, [d for d in defs if body.index(d, i) - i < used]
 
     def active_warps(self, st, env: dict, current) -> set | None:
         """The warps that run some statement of the `if` chain `st` (its body's warps, and those of an
