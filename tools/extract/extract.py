@@ -594,6 +594,7 @@ def _not_tile_why(st: ast.ClassDef, value) -> str:
 def _extract_tile(cls, tree, env, overrides, file_label) -> dict:
     """Walk a tile-task class's entry methods in the megakernel driver's order (tile_class.py)."""
     import tile_class
+    import tile_cells
     import scoping
     import smem_placement
     check_param_names(tree, overrides, [fn for c in cls.mro() for fn in c.methods.values()])
@@ -605,6 +606,7 @@ def _extract_tile(cls, tree, env, overrides, file_label) -> dict:
         ex.block(f"the {cls.name} instance", inst.never[0], None,
                  inst.never[1] + "; the driver's calls (class_init, init, run) are not walked")
     for name, fv in ([] if inst.never is not None else tile_class.entry_methods(cls, inst, ex)):
+        tile_cells.enter_run(cls, inst, name)  # register scalars the tile holds: the first tile's (tile_cells.py)
         fenv = tile_class.bind_entry(fv, cls, name, overrides, ex)
         bind_buffer_params(fv.node, fenv, ex, Evaluator(fenv))  # `A: T.Buffer(...)` parameters
         try:

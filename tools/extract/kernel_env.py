@@ -554,7 +554,13 @@ class Evaluator(Translator):
             raise ConvertError(f"{ast.unparse(node)!r}: a SmemDescriptor method the extraction does not model")
         import tile_class
         if isinstance(base, (tile_class.Instance, tile_class.ClassValue)):
-            return tile_class.attr_of(base, attr)  # Python's attribute lookup (tile_class.py)
+            v = tile_class.attr_of(base, attr)  # Python's attribute lookup (tile_class.py)
+            # a register scalar held by the tile (tile_cells.py): its value at this point of the walk
+            if isinstance(v, tvm_classes.TirLocal):
+                v = v.get(self.thread)
+                if isinstance(v, Unresolved):
+                    raise UnresolvedError(v)
+            return v
         import mgr_pool
         v = mgr_pool.attr(base, attr)  # an SMEMPool's offset, for a driver's manager (mgr_pool.py)
         if v is not mgr_pool.NOT_HANDLED:

@@ -13,6 +13,7 @@ op_sites.py (ops).
 from __future__ import annotations
 
 import ast
+import copy
 
 import allocators
 import branch_local
@@ -37,6 +38,7 @@ import range_data
 import runtime_data
 import scoping
 import smem_placement
+import tile_cells
 import tile_class
 import tir_buffers
 import tvm_classes
@@ -337,11 +339,11 @@ class Walker:
     def bind(self, name_targets, value, env, line, cond=None):
         ex = self.ex
         for t in name_targets:
-            if isinstance(t, ast.Name) and isinstance(env.get(t.id), tvm_classes.TirLocal) and \
+            cell = env.get(t.id) if isinstance(t, ast.Name) else tile_cells.cell_of(t, env)  # recv.X: tile_cells.py
+            if isinstance(cell, tvm_classes.TirLocal) and \
                     not isinstance(value, (_ke.BufferRef, _ke.Pool, LayoutExpr, fragments.RegArray)):
                 # (a buffer, pool, layout or register array is no TIR scalar's value: a printed
                 # kernel reuses the name in another scope, and the assignment binds it anew)
-                cell = env[t.id]
                 if cond is not None:
                     cell.lose(line, f"assigned under the undecided condition of line {cond.line}")
                 elif ex.runtime_loops and not flow_state.runtime_store_exact(ex, cell, value):
@@ -421,6 +423,8 @@ class Walker:
             if all(n in ex.overrides for n in names) and names:
                 return
             value = st.value
+            if len(targets) == 1 and tile_cells.declare(targets[0], value, env, ex, st.lineno):
+                return  # recv.X = T.local_scalar(dtype): a register scalar held by the tile (tile_cells.py)
             if len(targets) == 1 and isinstance(targets[0], ast.Name) and flow_state.scalar_declaration(value):
                 # x = T.local_scalar(dtype): a register scalar, stored through by later `x = ...` (flow_state.py)
                 n = targets[0].id
@@ -537,12 +541,14 @@ class Walker:
                 branch_local.note_built(v, self.current_body(), st, cond, ex.runtime_loops)
             self.bind(targets, v, env, st.lineno, cond)
         elif isinstance(st, ast.AugAssign):
-            if isinstance(st.target, ast.Name) and isinstance(env.get(st.target.id), tvm_classes.TirLocal):
+            if isinstance(st.target, ast.Name) and isinstance(env.get(st.target.id), tvm_classes.TirLocal) or \
+                    tile_cells.cell_of(st.target, env) is not None:
                 # `x op= e` on a declared scalar is the store `x = x op e` (apache/tvm parser.py
                 # visit_aug_assign): followed like any store into it (bind)
-                n = st.target.id
-                v = eval_or_unresolved(ev, ast.BinOp(left=ast.Name(id=n, ctx=ast.Load()), op=st.op, right=st.value),
-                                       n, st.lineno)
+                n = ast.unparse(st.target)
+                load = copy.copy(st.target)
+                load.ctx = ast.Load()
+                v = eval_or_unresolved(ev, ast.BinOp(left=load, op=st.op, right=st.value), n, st.lineno)
                 if isinstance(v, Unresolved):
                     v = Unresolved(n, st.lineno, "updated in place (its value changes as the kernel runs)", v)
                 self.bind([st.target], v, env, st.lineno, cond)

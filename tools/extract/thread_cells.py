@@ -28,12 +28,14 @@ def collect(envs, inherited=()) -> list:
     there), with those of enclosing forks (`inherited`), each once."""
     import tvm_classes
     from kernel_env import FuncValue
+    import tile_cells
     seen = {id(c): c for c in inherited}
     for e in envs:
         for v in list(e.values()):
             vals = [v]
             if isinstance(v, FuncValue) and isinstance(getattr(v, "closure", None), dict):
                 vals += list(v.closure.values())
+            vals += tile_cells.reachable(vals)  # held by a tile-task instance / class (tile_cells.py)
             for w in vals:
                 if isinstance(w, tvm_classes.TirLocal) and id(w) not in seen:
                     seen[id(w)] = w
