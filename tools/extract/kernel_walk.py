@@ -286,13 +286,16 @@ class Walker:
         body, so they are sibling warp roles (role_sched.py) -- when at least two of them and one
         contains a barrier wait.  A function definition between two of them (sparse_atten_fwd's
         `@T.inline def softmax_warpgroup` between the MMA warp's branch and the softmax warpgroups')
-        runs nothing and does not end the run, unless an `if` before it reads its name.  Returns (the
+        runs nothing and does not end the run, unless it rebinds a name already bound (an earlier
+        definition an `if` before it may call, directly or through a helper) or an `if` before it
+        reads its name.  Returns (the
         ifs, the number of statements of body they span, the definitions among them); ([], 0, [])
         when there is no such run."""
         ex = self.ex
         cands, defs, read = [], [], set()
         for st in body[i:]:
-            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and cands and st.name not in read:
+            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and cands and st.name not in read \
+                    and st.name not in env:  # a new name only: a redefinition may be called through a helper
                 defs.append(st)
                 continue
             if not isinstance(st, ast.If):

@@ -55,6 +55,19 @@ def _parse(path: str):
         return None
 
 
+UNREADABLE: list = []  # modules one directory up that may import from the subpackage but do not parse
+
+
+def _may_import(path: str, sub: str) -> bool:
+    """The file's text names the subpackage in a relative import (read as bytes: it did not parse)."""
+    try:
+        with open(path, "rb") as fh:
+            text = fh.read(kernel_env.MAX_SIBLING_BYTES + 1).decode("utf-8", "replace")
+    except OSError:
+        return False
+    return f"from .{sub}" in text
+
+
 def _forwards(fv, fn, stem: str) -> bool:
     """fv (a function of the subpackage) is the kernel function itself, or returns
     `F(p1, ..., pn)` with F imported as the kernel function from `.stem` and p its parameters."""
@@ -86,6 +99,7 @@ def entries(fn, find_call_site) -> list:
     if not sub.isidentifier():
         return []
     out = []
+    UNREADABLE.clear()
     try:
         names = sorted(os.listdir(parent))
     except OSError:
@@ -95,6 +109,8 @@ def entries(fn, find_call_site) -> list:
             continue
         tree = _parse(os.path.join(parent, f))
         if tree is None:
+            if _may_import(os.path.join(parent, f), sub):
+                UNREADABLE.append(f)  # it may be an entry module: the set of entries is not known
             continue
         bound = None
         for n in ast.walk(tree):
@@ -116,6 +132,10 @@ def entries(fn, find_call_site) -> list:
 def choose(fn, cands: list, overrides: dict):
     """(entry, how) or (None, why)."""
     names = [c[0] for c in cands]
+    if UNREADABLE and PARAM not in overrides:
+        return None, (f"{', '.join(UNREADABLE)} next to the subpackage import{'s' if len(UNREADABLE) == 1 else ''} "
+                      "from it but could not be read as Python (a syntax error, or too large), so the entry "
+                      f"modules that call {fn.name} are not known; --param {PARAM}=NAME picks one")
     if PARAM in overrides:
         want = overrides[PARAM]
         for c in cands:
@@ -143,7 +163,7 @@ def bind(fn, overrides: dict, find_call_site, caller_env, Config) -> dict:
     """{parameter: (value, origin)} from the default entry module's call of fn, or
     {parameter: Unresolved} saying why; {} when fn has no entry modules."""
     cands = entries(fn, find_call_site)
-    if not cands:
+    if not cands and not UNREADABLE:
         return {}
     params = [p.arg for p in fn.args.posonlyargs + fn.args.args]
     entry, how = choose(fn, cands, overrides)
