@@ -161,6 +161,14 @@ def package_imports(text, package):
     return out
 
 
+def write_at(td, rel, src):
+    """Write src as the file rel (a repository path) under td."""
+    dst = os.path.join(td, rel)
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    with open(dst, "w") as fh:
+        fh.write(src)
+
+
 def write_package_modules(td, text, path, mirror, commit):
     """Write the modules of the kernel's own package that `text` imports absolutely (and theirs,
     and their relative imports) under td at their repository paths, from the same commit."""
@@ -175,10 +183,7 @@ def write_package_modules(td, text, path, mirror, commit):
             src = git_show(mirror, commit, rel)
             if src is None:
                 continue
-            dst = os.path.join(td, rel)
-            os.makedirs(os.path.dirname(dst), exist_ok=True)
-            with open(dst, "w") as fh:
-                fh.write(src)
+            write_at(td, rel, src)
             written += 1
             todo.extend(sorted(package_imports(src, package) - done))
             pkg = mod if rel.endswith("__init__.py") else mod.rsplit(".", 1)[0]
@@ -210,10 +215,7 @@ def write_driver_modules(td, text, path, mirror, commit):
         src = git_show(mirror, commit, rel)
         if src is None:
             continue
-        dst = os.path.join(td, rel)
-        os.makedirs(os.path.dirname(dst), exist_ok=True)
-        with open(dst, "w") as fh:
-            fh.write(src)
+        write_at(td, rel, src)
         write_package_modules(td, src, rel, mirror, commit)
 
 

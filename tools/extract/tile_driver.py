@@ -128,29 +128,16 @@ def find(cls_name: str, source_path: str | None):
     root = _root(top)
     if root is None:
         return None, f"the package {top} is not next to the kernel file: its drivers are not read"
-    found, n = [], 0
-    for d, dirs, files in os.walk(os.path.join(root, top)):
-        dirs.sort()
-        for f in sorted(files):
-            if not f.endswith(".py"):
-                continue
-            n += 1
-            if n > MAX_FILES:
-                break
-            path = os.path.join(d, f)
-            rel = os.path.relpath(path, root).replace(os.sep, "/")
-            if rel == source_path:
-                continue
-            try:
-                tree = ast.parse(open(path, encoding="utf-8").read(), filename=rel)
-            except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
-                continue
-            bound = _bound_name(tree, kmod, cls_name, root)
-            if bound is None:
-                continue
-            for call, fn, cl in _scopes(tree):
-                if isinstance(call.func, ast.Name) and call.func.id == bound:
-                    found.append((rel, tree, call, fn, cl))
+    found = []
+    for rel, tree in _package_files(root, top):
+        if rel == source_path:
+            continue
+        bound = _bound_name(tree, kmod, cls_name, root)
+        if bound is None:
+            continue
+        for call, fn, cl in _scopes(tree):
+            if isinstance(call.func, ast.Name) and call.func.id == bound:
+                found.append((rel, tree, call, fn, cl))
     if not found:
         return None, f"no file of the package {top} constructs {cls_name}"
     if len(found) > 1:
