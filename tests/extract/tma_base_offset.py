@@ -1,8 +1,9 @@
 """Test kernel written for tirx-verify's extraction tests (not from any kernel repository): a tensor
 map whose base is a byte offset into a kernel buffer, `T.handle_add_byte_offset(A.data, OFF)` (the
-second half of each row, as a kernel that loads a row's two halves through two maps does).  With
-OFF = 0 it is A.data (modelled, complete); with any other offset the model format has no field for
-the map's base (it is the global buffer's first byte), so the load is unresolved, saying so."""
+second half of each row, as a kernel that loads a row's two halves through two maps does).  The
+model's tensor_map.base_offset_bytes is OFF and `global` the second half of the rows; OFF = 0 is
+A.data itself; an OFF that is not a multiple of 16 is refused (cuTensorMapEncodeTiled's
+globalAddress alignment), and one whose map reaches past A's last element too."""
 from tvm.script import tirx as Tx
 
 M, K = 64, 128

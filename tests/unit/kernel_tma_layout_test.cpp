@@ -301,6 +301,34 @@ TEST(TmaLayout, NanFillOnAnIntegerMapIsRefused) {
   EXPECT_EQ(f.status, prove::Status::kPass) << f.message;
 }
 
+// A map whose globalAddress is N bytes into its buffer (`handle_add_byte_offset(G.data, 256)`):
+// the right half of each 512-byte row of a [64, 256] float16 tensor, seen as a [64, 128]-column
+// map. Box element (r, e) is global byte 256 + 512 r + 2 e, element G[r, 128 + e].
+TEST(TmaLayout, ABaseOffsetMovesTheMapIntoItsBuffer) {
+  auto half = [](const std::string& base) {
+    return fmt::format(R"([{{"name": "right", "kind": "tma.load", "tensor_map": {{"dtype": "float16", "dims": [128, 64],
+     "strides_bytes": [512], "box": [64, 64], "swizzle": "128B"{}}}, "coords": [0, 0], "global": "G[0:64, 128:192]",
+     "smem": "S"}}])",
+                       base);
+  };
+  const std::string s64 = R"(mma_shared_layout(\"float16\", SwizzleMode.SWIZZLE_128B_ATOM, (64, 64)))";
+  auto l = load(model("float16", "[64, 256]", "S[(64,256):(256,1)]", "[64, 64]", s64, 1024,
+                      half(R"(, "base_offset_bytes": 256)")));
+  KernelFinding f = the_finding(*l, "kernel.tma-layout", "right");
+  EXPECT_EQ(f.status, prove::Status::kPass) << f.message;
+  EXPECT_NE(f.message.find("base 256 bytes into the buffer"), std::string::npos) << f.message;
+  // Without the offset the box reads columns 0..63, which the op does not declare.
+  auto l0 = load(model("float16", "[64, 256]", "S[(64,256):(256,1)]", "[64, 64]", s64, 1024, half("")));
+  f = the_finding(*l0, "kernel.tma-layout", "right");
+  ASSERT_EQ(f.status, prove::Status::kFail) << f.message;
+  EXPECT_EQ(f.witness["kind"], "outside");
+  EXPECT_EQ(f.witness["outside"]["global_byte"], 0);
+  // cuTensorMapEncodeTiled: globalAddress 16-byte aligned.
+  expect_model_error(model("float16", "[64, 256]", "S[(64,256):(256,1)]", "[64, 64]", s64, 1024,
+                           half(R"(, "base_offset_bytes": 264)")),
+                     "is 264: the map's base address must be 16-byte aligned");
+}
+
 TEST(LowerTma, OneBoxForAnAtomWideTile) {
   auto l = load(copy_model("[1024, 1024]", "S[(1024,1024):(1024,1)]", "[2, 128, 64]",
                            R"(mma_shared_layout(\"float16\", SwizzleMode.SWIZZLE_128B_ATOM, (2, 128, 64)))", "S[1, :, :]",

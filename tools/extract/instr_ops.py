@@ -70,11 +70,15 @@ class TensorMap:
         self.name, self.line, self.dtype, self.buf = name, line, dtype, buf
         self.dims, self.strides, self.box, self.elem_strides = dims, strides, box, elem_strides
         self.interleave, self.swizzle, self.oob, self.l2 = interleave, swizzle, oob, l2
+        self.base = 0  # globalAddress as a byte offset into buf (handle_add_byte_offset(buf.data, N))
 
     def model(self) -> dict:
-        return {"dtype": self.dtype, "dims": list(self.dims), "strides_bytes": list(self.strides),
-                "box": list(self.box), "elem_strides": list(self.elem_strides), "swizzle": self.swizzle,
-                "interleave": "none", "oob_fill": self.oob}
+        m = {"dtype": self.dtype, "dims": list(self.dims), "strides_bytes": list(self.strides),
+             "box": list(self.box), "elem_strides": list(self.elem_strides), "swizzle": self.swizzle,
+             "interleave": "none", "oob_fill": self.oob}
+        if self.base:
+            m["base_offset_bytes"] = self.base
+        return m
 
 
 class SmemDescDeferred:
@@ -168,21 +172,20 @@ def _tensor_map(call, name, env, ex, line) -> TensorMap:
         raise ConvertError(f"{nargs - 1} arguments for a rank-{rank} map, TVM's encoder takes {want - 1} (or one "
                            "more: force_cu_dtype)")
     base = a[4]
+    base_bytes = 0
     if isinstance(base, ast.Call) and (dotted(base.func) or "").split(".")[-1] == "handle_add_byte_offset" and \
-            len(base.args) == 2 and _map_int(ev, base.args[1]) == 0:
-        base = base.args[0]  # T.handle_add_byte_offset(x.data, 0): byte 0 of x, i.e. x.data
-    elif isinstance(base, ast.Call) and (dotted(base.func) or "").split(".")[-1] == "handle_add_byte_offset" and \
-            len(base.args) == 2 and isinstance(base.args[0], ast.Attribute) and base.args[0].attr == "data":
-        try:
-            off = _map_int(ev, base.args[1])
-        except (ConvertError, UnresolvedError):
-            off = None
-        if isinstance(off, int):
-            # the model's map starts at its global buffer's first byte (docs/model-format.md, tma.load):
-            # a map N bytes into the buffer has no field (tensor_map.base_offset_bytes would be one)
-            raise ConvertError(f"the map's base is {off} bytes into {ast.unparse(base.args[0].value)} "
-                               f"({ast.unparse(base)}): the model format takes a tensor map's base to be its global "
-                               "buffer's first byte and has no field for an offset from it")
+            len(base.args) == 2:
+        # TVM's handle_add_byte_offset(h, n): the handle h moved n bytes (tir op
+        # tirx.handle_add_byte_offset); the map's globalAddress is then n bytes into h's buffer,
+        # the model's tensor_map.base_offset_bytes (docs/model-format.md, tma.load).
+        base_bytes = _map_int(ev, base.args[1])
+        base = base.args[0]
+        if base_bytes < 0:
+            raise ConvertError(f"the map's base is {base_bytes} bytes before its buffer's first byte")
+        if base_bytes % 16:
+            # cuTensorMapEncodeTiled (cuda.h): globalAddress must be 16-byte aligned
+            raise ConvertError(f"the map's base is {base_bytes} bytes into its buffer, not 16-byte aligned "
+                               "(cuTensorMapEncodeTiled refuses such a globalAddress)")
     if not (isinstance(base, ast.Attribute) and base.attr == "data" and isinstance(base.value, ast.Name)):
         raise ConvertError(f"the map's base {ast.unparse(base)!r} is not a kernel buffer's .data")
     buf = env.get(base.value.id)
@@ -207,6 +210,7 @@ def _tensor_map(call, name, env, ex, line) -> TensorMap:
     tm = TensorMap(name, line, dtype, buf, dims, strides, box, elem, interleave, TMAP_SWIZZLE[swz],
                    TMAP_OOB[oob], l2)
     tm.note = note
+    tm.base = base_bytes
     return tm
 
 
@@ -497,11 +501,11 @@ def _global_region(tm: TensorMap, coords, inbox) -> str:
     if any(e != 1 for e in tm.elem_strides):
         raise ConvertError(f"element strides {tm.elem_strides} are not modelled")
     from allocators import row_major
-    if b.layout != row_major(b.shape) or tm.dtype != b.dtype:
+    if b.layout != row_major(b.shape) or tm.dtype != b.dtype or tm.base % esz:
         import tma_bytes
         return tma_bytes.global_region(tm, coords, inbox, b)
     want = [esz * math.prod(tm.dims[:i + 1]) for i in range(len(tm.dims) - 1)]
-    if list(tm.dims) == list(reversed(b.shape)) and list(tm.strides) == want:
+    if not tm.base and list(tm.dims) == list(reversed(b.shape)) and list(tm.strides) == want:
         idx = []
         for d in reversed(range(len(tm.dims))):
             lo, hi = coords[d], coords[d] + inbox[d]
@@ -526,13 +530,14 @@ def _box_of_view(tm: TensorMap, coords, b, esz: int, inbox) -> str:
             raise ConvertError(f"the map's stride {s} bytes is not a positive multiple of the element size")
         es.append(s // esz)
     total = math.prod(b.shape)
-    if sum((n - 1) * e for n, e in zip(tm.dims, es)) >= total:
-        raise ConvertError(f"the map's dims {tm.dims} / strides {tm.strides} reach past {b.name}'s "
-                           f"{total} elements")
+    start = tm.base // esz  # the map's base, elements into the buffer (_global_region: a whole element)
+    if start + sum((n - 1) * e for n, e in zip(tm.dims, es)) >= total:
+        raise ConvertError(f"the map's dims {tm.dims} / strides {tm.strides}"
+                           f"{f' from byte {tm.base}' if tm.base else ''} reach past {b.name}'s {total} elements")
     count = math.prod(inbox)
     if count > MAX_BOX_ELEMENTS:
         raise ConvertError(f"a box of {count} elements, more than the {MAX_BOX_ELEMENTS} compared one by one")
-    offs = [0]
+    offs = [start]
     for d in range(len(tm.dims)):
         offs = [o + (coords[d] + j) * es[d] for j in range(inbox[d]) for o in offs]
     got = set(offs)

@@ -225,6 +225,8 @@ class Walker:
                 self.ex.num_warps = launch_warps[name]
             if name not in called and flow_state.called_by_name(fv.node, f.node):
                 continue  # its calls are all in code this configuration does not run (flow_state.py)
+            if name not in called and scoping.expanded_at_calls(f.node) and not _named_in(fv.node, f.node):
+                continue  # an @T.inline / @T.macro body nothing names: TVM emits nothing for it
             if name not in called and self.depth >= MAX_WALK_DEPTH and contains_interesting(f.node):
                 self.ex.block(f"helper {name} at line {f.node.lineno}", f.node.lineno, None,
                               f"nested deeper than the depth limit of {MAX_WALK_DEPTH}; its buffers and ops are not "
@@ -1192,6 +1194,11 @@ def helper_of(func, env):
         v = env[func.value.id].env.get(func.attr)
         return v if isinstance(v, FuncValue) else None
     return None
+
+
+def _named_in(outer: ast.FunctionDef, fn: ast.FunctionDef) -> bool:
+    """Is `fn`'s name read anywhere in `outer` (a call, or the function handed on as a value)?"""
+    return any(isinstance(n, ast.Name) and n.id == fn.name and isinstance(n.ctx, ast.Load) for n in ast.walk(outer))
 
 
 def kern_launch_warps(fn, env) -> dict:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 
 LANES = 32
+NUM_BARRIERS = 16  # PTX ISA, bar / barrier: "each CTA instance has sixteen barriers numbered 0..15"
 FORMS = {"T.ptx.bar.sync": "sync", "Tx.ptx.bar.sync": "sync", "T.ptx.bar.arrive": "arrive",
          "Tx.ptx.bar.arrive": "arrive"}
 
@@ -95,6 +96,19 @@ def statement(call, env, ex, cond, line: int) -> bool:
     if ident is None:
         lose_all(f"a bar.{kind} at line {line} on a barrier id the source does not fix")
         return True
+    bad = invalid(kind, ident, count, len(call.args))
+    if bad is not None:
+        # not an instruction the hardware defines: the kernel is wrong here, and what the roles
+        # around it do is not decided either -- an unresolved item, never a silent order
+        ex.block(f"bar.{kind} at line {line}", line, None, f"not a valid instruction: {bad}")
+        if ident in range(NUM_BARRIERS):
+            _bar(ident).lose(line, f"the bar.{kind} at line {line} is not a valid instruction ({bad})")
+        else:
+            lose_all(f"the bar.{kind} at line {line} names barrier {ident}, which does not exist")
+        if kind == "sync":
+            import role_sched
+            role_sched.undecided(line, f"the bar.sync at line {line} is not a valid instruction ({bad})")
+        return True
     b = _bar(ident)
     if STATE["all"] is not None:
         b.lose(line, STATE["all"])
@@ -138,6 +152,20 @@ def statement(call, env, ex, cond, line: int) -> bool:
         elif b.lost is not None:
             role_sched.undecided(line, f"the bar.sync at line {line} is not decided ({b.label}: {b.lost})")
     return True
+
+
+def invalid(kind: str, ident: int, count, nargs: int) -> str | None:
+    """Why `bar.<kind> ident, count` is not a valid instruction, or None.  PTX ISA, Parallel
+    Synchronization and Communication Instructions: bar, barrier: each CTA has sixteen barriers
+    numbered 0..15; a thread count, where given, must be a multiple of the warp size, and
+    `bar.arrive` requires a non-zero one."""
+    if not 0 <= ident < NUM_BARRIERS:
+        return f"barrier id {ident} is outside 0..{NUM_BARRIERS - 1} (a CTA has {NUM_BARRIERS} named barriers)"
+    if kind == "arrive" and nargs < 2:
+        return "bar.arrive takes a thread count"
+    if count is not None and (count <= 0 or count % LANES):
+        return f"thread count {count} is not a positive multiple of the warp size ({LANES})"
+    return None
 
 
 def lose_all(why: str) -> None:

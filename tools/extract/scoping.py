@@ -54,6 +54,28 @@ class OutOfScope(Unresolved):
         self.frame_line, self.what = frame_line, what
 
 
+EXPANDED_AT_CALLS = {"macro", "inline"}
+
+
+def _decorator_names(fn: ast.FunctionDef) -> set:
+    names = set()
+    for d in fn.decorator_list:
+        f = d.func if isinstance(d, ast.Call) else d
+        if isinstance(f, ast.Attribute):
+            names.add(f.attr)
+        elif isinstance(f, ast.Name):
+            names.add(f.id)
+    return names
+
+
+def expanded_at_calls(fn: ast.FunctionDef) -> bool:
+    """True for an @T.inline / @T.macro def: TVMScript expands its body where it is called and
+    nowhere else (apache/tvm 5d4dc87 python/tvm/tirx/script/parser/parser.py:913-951: a nested
+    @T.inline def only binds a TIRInline to its name; entry.py:136-162: the body is parsed in
+    TIRInline.__call__), so one that nothing calls emits no statement."""
+    return bool(_decorator_names(fn) & EXPANDED_AT_CALLS)
+
+
 def tvmscript_mode(fn: ast.FunctionDef, inherited: bool) -> bool:
     """True when TVM's TVMScript parser reads `fn`'s body (see the module docstring)."""
     names = set()

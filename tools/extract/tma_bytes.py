@@ -83,7 +83,7 @@ def global_region(tm, coords, box, b) -> str:
     if count * per > MAX_PIECES:
         raise ConvertError(f"a box of {count * per} {b.dtype} elements, more than the {MAX_PIECES} mapped one by one")
     strides = [mbytes] + list(tm.strides)
-    offs = [0]
+    offs = [getattr(tm, "base", 0)]  # the map's globalAddress, bytes into b (base_offset_bytes)
     for d in range(len(box)):
         offs = [o + (coords[d] + j) * strides[d] for j in range(box[d]) for o in offs]
     fwd, _back = byte_addr.element_bits(b)

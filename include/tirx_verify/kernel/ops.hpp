@@ -54,6 +54,9 @@ struct TensorMapModel {
   hw::TmaSwizzle swizzle = hw::TmaSwizzle::kNone;
   std::string interleave = "none";
   std::string oob_fill = "none";
+  // globalAddress as a byte offset into the `global` buffer's storage (its m = 0), default 0;
+  // a multiple of 16 (32 under interleave 32B), as cuTensorMapEncodeTiled requires.
+  std::int64_t base_offset_bytes = 0;
 };
 
 // tma.load / tma.store: cp.async.bulk.tensor (PTX ISA 9.1 §9.7.9.25).

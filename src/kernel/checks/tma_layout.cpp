@@ -298,8 +298,9 @@ std::string run_text(const TmaRun& r) {
   const std::string box = r.gather4.empty() ? fmt::format("box {}", coord_text(r.box))
                                             : fmt::format("gather4 rows {} of {} elements", coord_text(r.gather4),
                                                           r.box.front());
-  return fmt::format("{}, dims {}, strides_bytes {}, swizzle {}, {} instruction(s)", box, coord_text(r.dims),
-                     coord_text(r.strides_bytes), hw::to_string(r.swizzle), r.issues.size());
+  const std::string base = r.global_base_bytes ? fmt::format(", base {} bytes into the buffer", r.global_base_bytes) : "";
+  return fmt::format("{}, dims {}, strides_bytes {}{}, swizzle {}, {} instruction(s)", box, coord_text(r.dims),
+                     coord_text(r.strides_bytes), base, hw::to_string(r.swizzle), r.issues.size());
 }
 
 // "box [64, 64] (not [64, 128]), coords [0, 64] (not [0, 0])": the fields of `good` that
@@ -315,6 +316,8 @@ std::string plan_diff(const TmaRun& bad, const TmaRun& good) {
   add("box", bad.box, good.box);
   add("dims", bad.dims, good.dims);
   add("strides_bytes", bad.strides_bytes, good.strides_bytes);
+  if (bad.global_base_bytes != good.global_base_bytes)
+    d.push_back(fmt::format("base_offset_bytes {} (not {})", good.global_base_bytes, bad.global_base_bytes));
   if (good.issues.size() == 1 && bad.issues.size() == 1) {
     add("coords", bad.issues[0].coords, good.issues[0].coords);
     if (bad.issues[0].smem_byte != good.issues[0].smem_byte)
@@ -502,6 +505,7 @@ KernelFinding check_instruction(const KernelContext& ctx, std::size_t i, const T
   run.box = t.smem_box();
   run.gather4 = t.gather4;
   run.swizzle = tm.swizzle;
+  run.global_base_bytes = tm.base_offset_bytes;
   TmaPlan::Issue is;
   is.coords = t.box_origin();
   is.smem_byte = destination_byte(ctx, t, *sd.s);
@@ -558,6 +562,7 @@ KernelFinding check_instruction(const KernelContext& ctx, std::size_t i, const T
   KernelFinding f = finish_fail(ctx, i, sd, v, what, fix);
   f.witness["tensor_map"] = {{"box", tm.box}, {"dims", run.dims}, {"strides_bytes", run.strides_bytes},
                              {"swizzle", std::string(hw::to_string(run.swizzle))}};
+  if (run.global_base_bytes) f.witness["tensor_map"]["base_offset_bytes"] = run.global_base_bytes;
   if (t.is_gather4()) f.witness["gather4"] = t.gather4;
   return f;
 }

@@ -48,6 +48,16 @@ void parse_tma(ObjectReader& o, Op& op, OpEnv& env) {
         m.choice("swizzle", {"none", "32B", "64B", "128B", "128B_ATOM_32B", "128B_ATOM_64B"}));
     tm.interleave = m.opt_choice("interleave", {"none", "16B", "32B"}).value_or("none");
     tm.oob_fill = m.opt_choice("oob_fill", {"none", "nan"}).value_or("none");
+    // The map's globalAddress as a byte offset into the `global` buffer's storage (a kernel's
+    // `handle_add_byte_offset(buf.data, N)`). cuTensorMapEncodeTiled (cuda.h) requires
+    // globalAddress to be 16-byte aligned, 32-byte aligned under CU_TENSOR_MAP_INTERLEAVE_32B.
+    tm.base_offset_bytes = m.opt_integer("base_offset_bytes", 0, (std::int64_t{1} << 40) - 1).value_or(0);
+    const std::int64_t base_align = tm.interleave == "32B" ? 32 : 16;
+    if (tm.base_offset_bytes % base_align != 0)
+      m.fail("base_offset_bytes",
+             fmt::format("is {}: the map's base address must be {}-byte aligned (cuTensorMapEncodeTiled's "
+                         "globalAddress{})",
+                         tm.base_offset_bytes, base_align, base_align == 32 ? " under interleave 32B" : ""));
     // CUtensorMapFloatOOBfill (cuda.h, cuTensorMapEncodeTiled): the NaN fill is a floating-point
     // mode; the driver refuses it for the integer element types (UINT8..INT64).
     if (tm.oob_fill == "nan" && !is_float_dtype(tm.dtype))
