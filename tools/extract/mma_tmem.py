@@ -39,6 +39,22 @@ lanes are refused, naming the data path.  A 16-bit A of a 128-row data path (D, 
 m) in 32-bit storage is a region of the storage's `NAME.float16` view, two elements per cell, the
 low half first (hw::a_operand_cells: column C0 + k x bits / 32, bit k x bits mod 32).
 
+Batched accumulators (TVM's C[2, M, N/2], the leading dimension of 2 the N half): a Layout E
+(.ws M = 64) or B (cta_group::2 M = 128) MMA writes accumulator element (m, n) to lane
+m + 64 (n // (N/2)), column C0 + n % (N/2) (PTX ISA 9.1 §9.7.16.10.5; hw::accumulator_cell,
+src/hw/tcgen05_mma.cpp:94; /work/shared/spec/ptx_semantics.md §2 Layout E).  TVM lays a
+(2, M, N/2) D out as `S[(2,M,Nh):(64@TLane,1@TLane,1@TCol)]` (apache/tvm 5d4dc87
+python/tvm/tirx/layout.py:816-819, tmem_mma_operand_layout "batched C[2, m, N/2]") and its
+gemm_async takes such a C as the N = 2 Nh accumulator, normalized to the packed
+`S[(M,2,Nh):(1@TLane,64@TLane,1@TCol)]` (tile_primitive/gemm_async/tcgen05.py:545-557): element
+(m, n) is C[n // Nh, m, n % Nh].  An address at element (0, 0, c0) of such a buffer (2, M, Nh)
+with N / 2 columns from c0 inside Nh is the accumulator of the view `NAME.packedN@COL` (shape
+(M, N), `view_of` the buffer at that address): element (m, n) = NAME[n // (N/2), m, c0 + n % (N/2)],
+its layout the buffer's own layout re-indexed so (the rows' iters, the halves', the columns'),
+not the hardware's - kernel.tmem-datapath then checks every (m, n) against the data path, so a
+buffer laid out otherwise fails there.  N / 2 columns past the buffer's end, an address in its
+second half or at a row other than 0, a swizzled or replicated layout are refused.
+
 A in TMEM (the .ts form: the A operand is a 32-bit TMEM address instead of a shared-memory
 descriptor; PTX ISA 9.1 §9.7.16.10 "tcgen05.mma", its [a-tmem] operand).  The op gets `a_tmem`
 (ADDRESS) and `a` = the (rows per CTA, K) region of the A buffer the address names, found the
@@ -153,8 +169,8 @@ def emit_view(spec: dict, ex) -> str:
     ref = _emit(ex, spec["name"], "tmem", spec["shape"], spec["dtype"], spec["layout"], spec["base"].line,
                 ast.Constant(spec["name"]), view_of=spec["view_of"])
     b = next(x for x in ex.buffers if x["name"] == ref.name)
-    b["origin"] = (f"{ex.current_file()}:{spec['base'].line} a view of plain TMEM storage {spec['base'].name} the "
-                   f"kernel does not declare: {spec['what']}")
+    of = spec.get("of", f"plain TMEM storage {spec['base'].name}")
+    b["origin"] = f"{ex.current_file()}:{spec['base'].line} a view of {of} the kernel does not declare: {spec['what']}"
     return ref.name
 
 
@@ -172,9 +188,54 @@ def _region(buf: BufferRef, c: tuple, rows: int, ncols: int, what: str) -> str:
     return f"{buf.name}[{', '.join([str(x) for x in c[:-2]] + [':', cols])}]"
 
 
+def _batched_view(buf: BufferRef, c: tuple, rel_lane: int, rel_col: int, rows: int, ncols: int):
+    """(view spec, ":") of the accumulator of a Layout B / E MMA in a batched C[2, rows, N/2]
+    buffer (module docstring, "Batched accumulators"): the (rows, N) accumulator as TVM
+    normalizes it, element (m, n) = buf[n // (N/2), m, c0 + n % (N/2)], with the view's layout
+    the buffer's own layout re-indexed so, not the hardware's."""
+    import layout_text
+    from corpus_notation import DTYPE_BITS
+    what = "the accumulator"
+    if DTYPE_BITS.get(buf.dtype) != 32:
+        raise ConvertError(f"{what}: the batched buffer {buf.name} is {buf.dtype}: an accumulator element is one "
+                           "32-bit cell (PTX ISA §9.7.16.10.4.1), a view of other elements is not modelled")
+    if buf.shape[1] != rows or c[0] != 0 or c[1] != 0:
+        raise ConvertError(f"{what}: {rows} rows per CTA in the batched buffer {buf.name} {tuple(buf.shape)} "
+                           f"(C[2, M, N/2]), but the address is at its element {c}, not at an element "
+                           "(0, 0, c) of its first half")
+    if ncols % 2:
+        raise ConvertError(f"{what}: N = {ncols} is odd: Layouts B / E split N into two halves")
+    half, c0 = ncols // 2, c[2]
+    if c0 + half > buf.shape[2]:
+        raise ConvertError(f"{what}: an N = {ncols} accumulator of a batched buffer C[2, M, N/2] takes {half} "
+                           f"columns of each half (N/2), columns {c0}..{c0 + half - 1}, which are outside "
+                           f"{buf.name} {tuple(buf.shape)}")
+    lay = layout_text.parse(buf.layout)
+    if lay.swizzle is not None or lay.replica:
+        raise ConvertError(f"{what}: the batched buffer {buf.name}'s layout {buf.layout} has "
+                           f"{'a swizzle' if lay.swizzle is not None else 'replicas'}: its re-indexing as the "
+                           "(M, N) accumulator is not modelled")
+    g_half, g_row, g_col = layout_text.group(lay, buf.shape)
+    if (c0, half) != (0, buf.shape[2]):
+        if len(g_col) != 1:
+            raise ConvertError(f"{what}: columns {c0}..{c0 + half - 1} of {buf.name}, whose column dimension is "
+                               f"several iters of its layout {buf.layout}: that slice is not re-indexed here")
+        g_col = [(half, g_col[0][1], g_col[0][2])]
+    # view element (m, h, j) is buf[h, m, c0 + j]: the rows' iters, then the halves', then the columns'
+    text = layout_text.Lay(g_row + g_half + g_col, [], {}, None).text()
+    spec = {"name": f"{buf.name}.packed{ncols}@{rel_col}", "base": buf, "shape": (rows, ncols), "dtype": buf.dtype,
+            "layout": text, "view_of": {"buffer": buf.name, "lane": rel_lane, "col": rel_col},
+            "of": f"the batched TMEM buffer {buf.name}",
+            "what": f"the N = {ncols} accumulator of the batched C[2, {rows}, N/2] {buf.name} at its element {c}, "
+                    f"as TVM normalizes it (element (m, n) = {buf.name}[n // {half}, m, {c0} + n % {half}]; apache/tvm "
+                    "5d4dc87 python/tvm/backend/cuda/tile_primitive/gemm_async/tcgen05.py:545-557); its layout is "
+                    f"{buf.name}'s re-indexed so, which kernel.tmem-datapath checks against the data path"}
+    return spec, ":"
+
+
 def accumulator_region(buf: BufferRef, lane: int, col: int, rows: int, n: int, ex, dp: str = "?"):
     """d_region of a 64-row (per CTA) accumulator at TMEM address (lane, col) in buf: a region
-    text, or (view spec, columns) for plain storage (emit_view)."""
+    text, or (view spec, columns) for plain storage and batched C[2, M, N/2] buffers (emit_view)."""
     import mma_forms
     start = mma_forms.tmem_start(ex, buf.name)
     if start is None:
@@ -183,6 +244,8 @@ def accumulator_region(buf: BufferRef, lane: int, col: int, rows: int, n: int, e
     if v is not None:
         return v
     c = _element_at(buf, lane - start[0], col - start[1], "the accumulator")
+    if dp in ("B", "E") and len(buf.shape) == 3 and buf.shape[0] == 2:
+        return _batched_view(buf, c, lane - start[0], col - start[1], rows, n)
     return _region(buf, c, rows, n, "the accumulator")
 
 
