@@ -121,5 +121,27 @@ TEST(Overlap, BuffersLiveAtDifferentTimesMayShareStorage) {
   EXPECT_EQ(the_finding(*l, "kernel.overlap", "b").status, prove::Status::kPass);
 }
 
+// A shared view lies inside its base's bytes: a 64-element float16 view 64 bytes into a base of
+// 128 bytes reaches byte 191, past the base's last byte 127 (placed at 0).
+TEST(Overlap, ASharedViewPastItsBaseFails) {
+  auto view = [](std::int64_t offset) {
+    return fmt::format(R"({{"name": "v", "scope": "shared.dyn", "shape": [64], "dtype": "float16", "layout": "S[64:1]",
+      "view_of": {{"buffer": "base", "offset_bytes": {}}}}})",
+                       offset);
+  };
+  const std::string base = smem("base", "[64]", "float16", "S[64:1]", 0);
+  auto inside = load(model(base + "," + view(0)));
+  EXPECT_EQ(the_finding(*inside, "kernel.overlap", "v").status, prove::Status::kPass);
+  auto past = load(model(base + "," + view(64)));
+  const KernelFinding f = the_finding(*past, "kernel.overlap", "v");
+  ASSERT_EQ(f.status, prove::Status::kFail) << f.message;
+  EXPECT_NE(f.message.find("view 'v' reaches shared byte 191 (its element [63]), outside the storage of its base "
+                           "'base' (shared bytes [0, 127])"),
+            std::string::npos)
+      << f.message;
+  EXPECT_EQ(f.related, std::vector<std::string>{"base"});
+  EXPECT_EQ(f.witness["element"], nlohmann::json::array({63}));
+}
+
 }  // namespace
 }  // namespace tirx::kernel

@@ -7,7 +7,9 @@
 // storage root (a base and its views) alias on purpose and are not compared; two buffers
 // conflict only when their live ranges ("live": [first_op, last_op], default the whole kernel)
 // intersect. Bounding boxes (Box) are compared first; only buffers whose boxes meet another
-// root's are swept into bitmaps. Totals: the sum of tcgen05.alloc columns (or, without alloc ops, the largest column
+// root's are swept into bitmaps. A shared view lies inside the bytes its storage root covers
+// (from the root's lowest to its highest byte): a view reaching past them names storage its base
+// does not have. Totals: the sum of tcgen05.alloc columns (or, without alloc ops, the largest column
 // any TMEM buffer reaches) against the target's TMEM columns; the highest shared byte any buffer
 // reaches against bytes_per_cta.
 #include <algorithm>
@@ -31,7 +33,8 @@ namespace {
 // The storage one buffer covers, as a bitmap of byte keys from `lo`: shared memory keys are byte
 // addresses, TMEM keys ((lane * columns) + col) * 4 + byte.
 struct Footprint {
-  std::int64_t lo = 0, hi = -1;      // keys [lo, hi]
+  std::int64_t lo = 0, hi = -1;      // keys [lo, hi] (lo aligned down to a multiple of 64)
+  std::int64_t first = 0;            // the lowest key covered
   std::vector<std::uint64_t> bits;   // bit k: key lo + k is covered
   std::int64_t count = 0;
   std::int64_t max_col = -1;         // TMEM: the highest 32-bit column a key reaches
@@ -112,6 +115,7 @@ Footprint footprint(const KernelContext& ctx, const ResolvedBuffer& b) {
       f.why_not = fmt::format("its storage spans {} bytes, past the {} this check compares", hi - lo + 1, kMaxSpan);
       return f;
     }
+    f.first = lo;
     lo -= ((lo % 64) + 64) % 64;  // word-aligned, so two bitmaps AND word by word
     f.lo = lo;
     f.hi = hi;
@@ -370,6 +374,31 @@ std::vector<KernelFinding> overlap(const KernelContext& ctx) {
       failed[a] = failed[c] = true;
       out.push_back(std::move(f));
     }
+  }
+  // A shared view inside its storage root's bytes.
+  for (std::size_t j = 0; j < nb; ++j) {
+    const ResolvedBuffer& v = ctx.buffers[j];
+    if (!in_scope[j] || !v.placed || v.scope != prove::Scope::kShared || v.root == j) continue;
+    const std::size_t r = v.root;
+    if (r >= nb || !in_scope[r] || !ctx.buffers[r].placed) continue;
+    const Footprint &fv = footprint_of(j), &fr = footprint_of(r);
+    if (!fv.ok || !fr.ok) continue;
+    if (fv.first >= fr.first && fv.hi <= fr.hi) continue;
+    const ResolvedBuffer& base = ctx.buffers[r];
+    const std::int64_t key = fv.first < fr.first ? fv.first : fv.hi;
+    const auto ev = element_at(ctx, v, key);
+    KernelFinding f = buffer_finding(
+        ctx, j, prove::Status::kFail,
+        fmt::format("view '{}' reaches {} (its element {}), outside the storage of its base '{}' (shared bytes [{}, "
+                    "{}]): a view reinterprets its base's bytes and must lie inside them",
+                    v.model->name, cell_text(ctx, v, key), coord_text(ev), base.model->name, fr.first, fr.hi));
+    f.related = {base.model->name};
+    f.witness = {{"view", v.model->name}, {"element", ev}, {"cell", cell_json(ctx, v, key)},
+                 {"base", base.model->name}, {"base_bytes", {fr.first, fr.hi}}};
+    f.fix = fmt::format("start the view inside '{}' or give '{}' the shape that covers it", base.model->name,
+                        base.model->name);
+    failed[j] = true;
+    out.push_back(std::move(f));
   }
   for (std::size_t j = 0; j < nb; ++j) {
     if (!in_scope[j] || failed[j]) continue;
