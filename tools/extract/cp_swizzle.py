@@ -37,10 +37,12 @@ the hardware's phase) names the element each byte read belongs to (byte_addr.ele
 The TMEM side is the elements of the TMEM buffer all of whose cells the copy writes
 (cp_regions.py's images); each must come from the bytes of one whole source element of the same
 size.  The smem region is then the source buffer itself when the partners, in the TMEM region's
-row-major order, are a row-major box of it; otherwise a view of the source (`SRC.cp@N`, element
-i the partner of the TMEM region's element i) whose layout is the source layout's swizzle over a
-strided layout fitted to the partners' unswizzled offsets (cp_byte_view.strided_layout; a map
-that is no strided layout is refused).  Such a view is the copy's own pairing, so
+row-major order, are a row-major box of it; otherwise a view `SRC.cp` of the source whose
+layout is the source layout's own iters regrouped (the same elements and storage bytes, the iters
+reordered; one view per source buffer and source line), in which the partners are a box: the partners'
+unswizzled offsets are fitted to strided iters (cp_byte_view.strided_layout), each a sub-range of
+one source iter of the same stride (else refused), and the region is checked element by element
+against the view.  The region of such a view is fitted to the copy's own pairing, so
 kernel.mma-descriptor's pairing check passes it by construction (it still checks the C++
 descriptor reading against this module's); what the model gains is the cells (kernel.coverage,
 kernel.overlap) and the TMEM buffer the MMA reads.  Whether the pairing is the one the kernel
@@ -100,7 +102,6 @@ def phase(buf, period: int, ex) -> tuple[int, str]:
 def regions(ptr, nbytes: int, desc: dict, shape: str, rows: int, bits: int, t, env, ex, line: int = 0):
     """(smem REGION, tmem REGION, why) of the copy (module docstring)."""
     import byte_addr
-    import cp_byte_view
     import cp_regions
     import kernel_env
     import mma_forms
