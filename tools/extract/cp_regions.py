@@ -21,7 +21,8 @@ with `.unpack(4).broadcast(4)`, ...) and for the replicating shapes, from the el
     they are paired in row-major order, and kernel.sf-layout checks that each source element's
     byte lands in every image of its partner (a wrong lane quarter or column is caught there).
 
-Refused (unresolved, saying why): a swizzled source, sub-byte elements, .4x256b (its lanes are
+Refused (unresolved, saying why): a swizzled source (tmem_cp.py sends those to cp_swizzle.py
+before this module), sub-byte elements, .4x256b (its lanes are
 unverified: ptx_semantics.md), a buffer of more than MAX_ELEMS elements, an empty or non-box set,
 sets of different sizes.
 """

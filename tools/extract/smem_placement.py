@@ -63,6 +63,14 @@ def note_pool_alloc(pool: Pool, buf, call: ast.Call, short: str, ev, ex) -> None
     off = state["offset"]
     buf.smem_off, buf.smem_align = off, 0
     if not isinstance(off, int):
+        # the offset is unknown, but alloc rounds it up to `align` before placing the buffer
+        # (alloc_pool.py:432-433): the buffer's pool offset is still a multiple of align
+        # (cp_swizzle.py reads that for a swizzle's phase)
+        if short in POS:
+            try:
+                buf.smem_align = _align(call, short, ev)
+            except (UnresolvedError, ConvertError, ArithmeticError, TypeError, ValueError):
+                pass
         return
     if short not in POS:
         state["offset"] = f"after {buf.name} (line {buf.line}): {short}'s alignment rule is not modelled"

@@ -33,8 +33,9 @@ offset).  Its `smem` and `tmem` regions are derived only where the source fixes 
 
 Every other source or destination (the scale-factor layouts `sf_smem_layout` / `sf_tmem_layout`,
 `.unpack(4).broadcast(4)` views) and the replicating .32x128b.warpx4 / .64x128b.warpx2 shapes:
-cp_regions.py (from the layouts' element images).  .4x256b and swizzled sources leave the op
-unresolved naming which part is not derived.
+cp_regions.py (from the layouts' element images).  A swizzled source: cp_swizzle.py (where the
+source's alignment fixes the swizzle's phase).  .4x256b leaves the op unresolved naming which part
+is not derived.
 """
 from __future__ import annotations
 
@@ -361,8 +362,12 @@ def cp_ops(call: ast.Call, text: str, env, ex) -> list[dict]:
 
 
 def _regions(ptr, nbytes, desc, shape, rows, bits, t, env, ex, line=0):
-    """The plain .128x* case here; the replicating shapes and other layouts: cp_regions.py."""
+    """The plain .128x* case here; the replicating shapes and other layouts: cp_regions.py; a
+    swizzled descriptor: cp_swizzle.py."""
     import cp_regions
+    if desc["swizzle"] != "none":
+        import cp_swizzle
+        return cp_swizzle.regions(ptr, nbytes, desc, shape, rows, bits, t, env, ex, line)
     if shape not in ("128x256b", "128x128b"):
         return cp_regions.regions(ptr, nbytes, desc, shape, rows, bits, t, env, ex, line)
     try:
