@@ -219,14 +219,15 @@ class Walker:
         called_by_defs = {n.func.id for f in local_defs.values() for n in ast.walk(f.node)
                           if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id != f.node.name}
         order = [n for n in local_defs if n not in called_by_defs] + [n for n in local_defs if n in called_by_defs]
+        escaping = _escaping_defs(fv.node, local_defs)
         for name in order:
             f = local_defs[name]
             if name in launch_warps and self.ex.num_warps is None:
                 self.ex.num_warps = launch_warps[name]
             if name not in called and flow_state.called_by_name(fv.node, f.node):
                 continue  # its calls are all in code this configuration does not run (flow_state.py)
-            if name not in called and scoping.expanded_at_calls(f.node) and not _named_in(fv.node, f.node):
-                continue  # an @T.inline / @T.macro body nothing names: TVM emits nothing for it
+            if name not in called and scoping.expanded_at_calls(f.node) and name not in escaping:
+                continue  # an @T.inline / @T.macro body the walk never called: TVM emits nothing for it
             if name not in called and self.depth >= MAX_WALK_DEPTH and contains_interesting(f.node):
                 self.ex.block(f"helper {name} at line {f.node.lineno}", f.node.lineno, None,
                               f"nested deeper than the depth limit of {MAX_WALK_DEPTH}; its buffers and ops are not "
@@ -1196,9 +1197,72 @@ def helper_of(func, env):
     return None
 
 
-def _named_in(outer: ast.FunctionDef, fn: ast.FunctionDef) -> bool:
-    """Is `fn`'s name read anywhere in `outer` (a call, or the function handed on as a value)?"""
-    return any(isinstance(n, ast.Name) and n.id == fn.name and isinstance(n.ctx, ast.Load) for n in ast.walk(outer))
+def _free_reads(fn: ast.FunctionDef, nested: bool, uses: list | None = None) -> set:
+    """The names `fn`'s body reads, not descending into the defs nested in it, less the names it
+    binds itself (its parameters, assignments) when `nested` (a helper's own `load_b` parameter is
+    not the outer `load_b`).  `uses` collects (name node, parent) pairs."""
+    reads, bound, stack = set(), set(), list(fn.body)
+    parent = {id(c): n for n in ast.walk(fn) for c in ast.iter_child_nodes(n)}
+    if nested:
+        a = fn.args
+        bound.update(x.arg for x in a.posonlyargs + a.args + a.kwonlyargs)
+        bound.update(x.arg for x in (a.vararg, a.kwarg) if x is not None)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            bound.add(n.name)
+            stack.extend(n.decorator_list)
+            continue
+        if isinstance(n, ast.Name):
+            (reads if isinstance(n.ctx, ast.Load) else bound).add(n.id)
+            if uses is not None and isinstance(n.ctx, ast.Load):
+                uses.append((n, parent.get(id(n))))
+        stack.extend(ast.iter_child_nodes(n))
+    if uses is not None and nested:
+        uses[:] = [(n, p) for n, p in uses if n.id not in bound]
+    return reads - bound if nested else reads
+
+
+def _reachable_defs(outer: ast.FunctionDef, local_defs: dict) -> set:
+    """The nested defs of `outer` that code which runs may name: read by `outer`'s own statements
+    (outside its nested defs), or by a def so reached, transitively.  A def named only in its own
+    body, in another unreached def, or by a helper's parameter of the same name is not reached."""
+    todo = [n for n in _free_reads(outer, False) if n in local_defs]
+    seen = set()
+    while todo:
+        n = todo.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        todo.extend(m for m in _free_reads(local_defs[n].node, True) if m in local_defs and m not in seen)
+    return seen
+
+
+def _escaping_defs(outer: ast.FunctionDef, local_defs: dict) -> set:
+    """The nested defs that code which runs may call where the walk does not see it: named in
+    reached code (_reachable_defs) other than as the callee of a call (`f(...)`: the walk follows
+    it where it runs) or as an argument of a call of a nested def (the walk binds the parameter and
+    follows the helper's calls of it).  Handed to anything else (a builder call, a container, a
+    return) it may be called: such a def is walked on its own, as before."""
+    out = set()
+    reached = _reachable_defs(outer, local_defs)
+    for fn, nested in [(outer, False)] + [(local_defs[n].node, True) for n in reached]:
+        uses: list = []
+        _free_reads(fn, nested, uses)
+        for node, par in uses:
+            if node.id not in local_defs:
+                continue
+            if isinstance(par, ast.Call) and par.func is node:
+                continue
+            if isinstance(par, ast.Call) and isinstance(par.func, ast.Name) and par.func.id in local_defs and \
+                    node in par.args:
+                continue
+            if isinstance(par, ast.keyword):
+                call = next((c for c in ast.walk(fn) if isinstance(c, ast.Call) and par in c.keywords), None)
+                if call is not None and isinstance(call.func, ast.Name) and call.func.id in local_defs:
+                    continue
+            out.add(node.id)
+    return out
 
 
 def kern_launch_warps(fn, env) -> dict:

@@ -90,11 +90,15 @@ def statement(call, env, ex, cond, line: int) -> bool:
 
     ident = val(call.args[0]) if call.args else None
     count = val(call.args[1]) if len(call.args) == 2 else None
+    if kind == "sync" and len(call.args) == 1 and not call.keywords and ex.num_warps:
+        count = LANES * ex.num_warps  # `bar.sync a`: every thread of the CTA participates (PTX ISA, bar)
     if (ident is None or count is None) and barrier_phase.per_group(ex, lambda: statement(call, env, ex, cond, line)) \
             is not None:
         return True   # fixed per warpgroup: each group arrives on its own barrier (barrier_phase.per_group)
     if ident is None:
         lose_all(f"a bar.{kind} at line {line} on a barrier id the source does not fix")
+        if kind == "sync":
+            _not_decided(ex, line, f"the bar.sync at line {line} is not decided (a barrier id the source does not fix)")
         return True
     bad = invalid(kind, ident, count, len(call.args))
     if bad is not None:
@@ -112,7 +116,7 @@ def statement(call, env, ex, cond, line: int) -> bool:
     b = _bar(ident)
     if STATE["all"] is not None:
         b.lose(line, STATE["all"])
-    if count is None or len(call.args) != 2 or call.keywords or count < LANES or count % LANES:
+    if count is None or len(call.args) not in (1, 2) or call.keywords or count < LANES or count % LANES:
         b.lose(line, f"a bar.{kind} at line {line} with a thread count the walk does not fix")
     elif cond is not None:
         b.lose(line, f"a bar.{kind} at line {line} under the undecided condition of line {cond.line}")
@@ -137,7 +141,7 @@ def statement(call, env, ex, cond, line: int) -> bool:
     import role_sched
     if b.lost is not None:
         if kind == "sync":
-            role_sched.undecided(line, f"the bar.sync at line {line} is not decided ({b.label}: {b.lost})")
+            _not_decided(ex, line, f"the bar.sync at line {line} is not decided ({b.label}: {b.lost})")
         return True
     mine = b.gens
     if b.arrivals == count:
@@ -150,8 +154,17 @@ def statement(call, env, ex, cond, line: int) -> bool:
         if not waited:  # outside sibling roles nothing completes it: not followed
             b.lose(line, f"a bar.sync at line {line} outside the walked warp roles does not complete its generation")
         elif b.lost is not None:
-            role_sched.undecided(line, f"the bar.sync at line {line} is not decided ({b.label}: {b.lost})")
+            _not_decided(ex, line, f"the bar.sync at line {line} is not decided ({b.label}: {b.lost})")
     return True
+
+
+def _not_decided(ex, line: int, why: str) -> None:
+    """A bar.sync whose generation the walk does not follow: the role's order is not established
+    (role_sched.undecided), and the op order the model gives around it may not be the kernel's, so
+    it is an unresolved item (a model is never complete on an order the walk did not establish)."""
+    import role_sched
+    role_sched.undecided(line, why)
+    ex.block(f"bar.sync at line {line}", line, None, why)
 
 
 def invalid(kind: str, ident: int, count, nargs: int) -> str | None:

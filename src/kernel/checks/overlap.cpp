@@ -382,10 +382,30 @@ std::vector<KernelFinding> overlap(const KernelContext& ctx) {
     const std::size_t r = v.root;
     if (r >= nb || !in_scope[r] || !ctx.buffers[r].placed) continue;
     const Footprint &fv = footprint_of(j), &fr = footprint_of(r);
-    if (!fv.ok || !fr.ok) continue;
-    if (fv.first >= fr.first && fv.hi <= fr.hi) continue;
     const ResolvedBuffer& base = ctx.buffers[r];
-    const std::int64_t key = fv.first < fr.first ? fv.first : fv.hi;
+    if (!fv.ok || !fr.ok) {  // its containment is not decided: never a pass
+      out.push_back(buffer_finding(ctx, j, prove::Status::kNotApplicable,
+                                   fmt::format("not compared with its base '{}': {}", base.model->name,
+                                               fv.ok ? "the base's storage: " + fr.why_not : fv.why_not)));
+      failed[j] = true;
+      continue;
+    }
+    if (fv.first >= fr.first && fv.hi <= fr.hi) continue;
+    // The first byte outside: below the base's first byte, else the lowest one past its last.
+    std::int64_t key = fv.first;
+    if (fv.first >= fr.first) {
+      for (std::int64_t k = std::max(fr.hi + 1, fv.lo); k <= fv.hi; ++k) {
+        const std::uint64_t w = fv.bits[static_cast<std::size_t>((k - fv.lo) / 64)];
+        if (!w) {
+          k += 63 - (k - fv.lo) % 64;  // the rest of an empty word
+          continue;
+        }
+        if (w >> ((k - fv.lo) % 64) & 1) {
+          key = k;
+          break;
+        }
+      }
+    }
     const auto ev = element_at(ctx, v, key);
     KernelFinding f = buffer_finding(
         ctx, j, prove::Status::kFail,
