@@ -590,6 +590,15 @@ class Walker:
                     if isinstance(v, Unresolved) and v.thread:
                         v.expr = (shfl[1], dict(env))  # evaluated per (warp, lane) in a branch test (warps.py)
                     self.bind([ast.Name(id=shfl[0], ctx=ast.Store())], v, env, st.lineno, cond)
+                elect = builder_ns.ptx_elect(ev, st.value)  # T.ptx.elect_sync(d, p, mask): p the elected lane
+                if elect is not None:
+                    v = eval_or_unresolved(ev, elect[2], elect[1], st.lineno)
+                    if isinstance(v, Unresolved) and v.thread:
+                        v.expr = (elect[2], dict(env))  # evaluated per (warp, lane) in a branch test (warps.py)
+                    self.bind([ast.Name(id=elect[1], ctx=ast.Store())], v, env, st.lineno, cond)
+                    lane = Unresolved(elect[0], st.lineno, "the id of the lane elect.sync elects (a runtime value: PTX "
+                                      "ISA elect.sync fixes that one lane is elected, not which)")
+                    self.bind([ast.Name(id=elect[0], ctx=ast.Store())], lane, env, st.lineno, cond)
         elif isinstance(st, ast.If):
             test = eval_or_unresolved(ev, st.test, "condition", st.lineno)
             if isinstance(test, Unresolved) and self.walk_warp_branch(st.test, st.lineno, st.body, st.orelse, env,
