@@ -69,6 +69,21 @@ def is_layout_expr(node) -> bool:
     return False
 
 
+def _depends(cond) -> str:
+    """", which depends on NAME (line L)": the value an undecided condition comes down to, followed
+    through the stores made under earlier undecided conditions (TirLocal.lose keeps those as
+    `under`); empty when that is the condition itself."""
+    u, seen = cond, 0
+    while isinstance(u, Unresolved) and seen < 64:
+        nxt = u.cause if u.cause is not None else getattr(u, "under", None)
+        if nxt is None:
+            break
+        u, seen = nxt, seen + 1
+    if u is cond or not isinstance(u, Unresolved) or u.name in ("condition", None):
+        return ""
+    return f", which depends on {u.name}" + (f" (line {u.line})" if u.line else "")
+
+
 class Extraction:
     """What one walk found: buffers and ops (model dicts), and what blocked others."""
 
@@ -348,7 +363,9 @@ class Walker:
                 # (a buffer, pool, layout or register array is no TIR scalar's value: a printed
                 # kernel reuses the name in another scope, and the assignment binds it anew)
                 if cond is not None:
-                    cell.lose(line, f"assigned under the undecided condition of line {cond.line}")
+                    # (the root of the condition named: what a reader must fix to decide it)
+                    cell.lose(line, f"assigned under the undecided condition of line {cond.line}" + _depends(cond),
+                              cond if isinstance(cond, Unresolved) else None)
                 elif ex.runtime_loops and not flow_state.runtime_store_exact(ex, cell, value):
                     cell.lose(line, "assigned in a loop the walk does not unroll")
                 else:
