@@ -173,6 +173,10 @@ def block_scaled(args: list, kwargs: dict, line: int) -> int:
     vals = _bind(args, kwargs, BLOCK, BLOCK_PARAMS, BLOCK_DEFAULTS)
     m, n, k, cg = (_int(vals, x) for x in ("M", "N", "K", "cta_group"))
     d, a, b, sf = (_dtype(vals, x) for x in ("d_dtype", "a_dtype", "b_dtype", "sf_dtype"))
+    fnuz = next((x for x in (a, b, sf) if x == "float8_e4m3fnuz"), None)
+    if fnuz:  # TVM encodes it as E4M3 (descriptors.py:588, 602); PTX has no such type, the model none
+        raise ConvertError(f"{BLOCK}: {fnuz} (TVM encodes it as E4M3; PTX has no such type, so the model "
+                           "has no dtype to decode it as)")
     kind = next((kd for kd, ops, sfs in BLOCK_RULES if d == "float32" and a in ops and b in ops and sf in sfs),
                 None)
     if kind is None:
