@@ -14,9 +14,16 @@ kern DSL at the kernels' commit.
                                      (CUDA __shfl_sync); with a full mask and a source lane fixed
                                      by the source, every lane reads that lane's v: evaluated per
                                      (warp, lane) as v at (warp, src)
+  T.ptx.elect_sync(d, p, 0xFFFFFFFF)  p the elected-lane predicate, as T.cuda.elect_sync(): lane 0
+                                     of the warp (which lane does not change which warps issue,
+                                     warps.py); d (the elected lane's id) stays a runtime value:
+                                     PTX ISA 9.1 §9.7.14.15 elect.sync says only that the choice is
+                                     deterministic, not which lane it is
 
   T.reinterpret(ty, address)          the address itself (a bit cast of a pointer): a tensor map
                                      encoded in the file, an element address
+  T.reinterpret(DT, values[i])        the register itself (its bits, read as DT; widths must match)
+  T.reinterpret(DT, T.uint32(N))      the number whose DT bits are N's (widths must match)
   K.f16 ... K.u64                    the dtype names (tirx_kernels/kern/__init__.py:64-74)
 
 Everything else of the namespaces stays unresolved ("a member of the builder namespace ...").
@@ -171,6 +178,37 @@ def ptx_shfl_idx(ev, node):
     return node.args[0].id, ast.copy_location(ast.fix_missing_locations(ast.copy_location(call, node)), node)
 
 
+# -- T.ptx.elect_sync(d, p, membermask) ------------------------------------------------------------
+
+
+def ptx_elect(ev, node):
+    """`T.ptx.elect_sync(d, p, membermask)` as a statement (operands d, p, membermask: apache/tvm
+    5d4dc87 python/tvm/backend/cuda/ptx/table.py:5797-5812), d and p names, membermask the full
+    warp: (d, p, the equivalent `T.cuda.elect_sync()` node for p), else None.  PTX ISA 9.1
+    §9.7.14.15: p is True for the one leader lane elected among membermask, d that lane's id; the
+    election is deterministic, but which lane is elected is not specified.  With the full mask the
+    predicate is T.cuda.elect_sync()'s (TVM lowers that to the same elect.sync with membermask
+    0xFFFFFFFF: python/tvm/backend/cuda/codegen/header.py:792-805), which the walk models as lane 0 of
+    each warp (warps.py: which lane does not change which warps issue).  A partial mask (the
+    elected lane need not be lane 0) and other forms: None."""
+    if not (isinstance(node, ast.Call) and (dotted(node.func) or "") in ("T.ptx.elect_sync", "Tx.ptx.elect_sync")
+            and len(node.args) == 3 and not node.keywords
+            and all(isinstance(a, ast.Name) for a in node.args[:2])):
+        return None
+    from kernel_env import ConvertError
+    try:
+        mask = ev.value(node.args[2])
+    except ConvertError:
+        return None
+    if type(mask) is not int or mask != FULL_MASK:
+        return None
+    call = ast.Call(func=ast.Attribute(value=ast.Attribute(value=ast.Name(id="T", ctx=ast.Load()), attr="cuda",
+                                                           ctx=ast.Load()), attr="elect_sync", ctx=ast.Load()),
+                    args=[], keywords=[])
+    return node.args[0].id, node.args[1].id, ast.copy_location(ast.fix_missing_locations(ast.copy_location(call, node)),
+                                                                node)
+
+
 # -- kern DSL dtype tokens -----------------------------------------------------------------------
 
 # tirx_kernels/kern/__init__.py:64-74 (at 51a6c01 and at the mirror's HEAD): K.f16 ... K.u64 are
@@ -210,4 +248,64 @@ def reinterpret(ev, node):
         return None
     if isinstance(v, (instr_ops.TensorMap, fragments.Ptr, tmem_cp.SmemPtr)):
         return v
-    return None
+    return reinterpret_bits(ev, node, v)
+
+
+# -- T.reinterpret(dtype, value): a bit cast of a register or of a number -------------------------
+
+# the scalar dtypes a bit cast of a number is computed for: (struct format, bits)
+BIT_FORMATS = {"int16": ("<h", 16), "uint16": ("<H", 16), "float16": ("<e", 16), "int32": ("<i", 32),
+               "uint32": ("<I", 32), "float32": ("<f", 32), "int64": ("<q", 64), "uint64": ("<Q", 64),
+               "float64": ("<d", 64)}
+
+
+def _dtype_arg(ev, node):
+    from kernel_env import ConvertError
+    try:
+        t = ev.value(node)
+    except ConvertError:
+        return None
+    return t if isinstance(t, str) else None
+
+
+def reinterpret_bits(ev, node, v):
+    """`T.reinterpret(DT, x)` for a scalar DT (TVM's reinterpret: the same bits seen as DT, which
+    must have the source's width -- apache/tvm 5d4dc87 src/tirx/op/op.cc:534-548 checks "Reinterpret
+    requires size match"; python/tvm/tirx/op.py:1355-1378):
+
+      * x a register element (`values[i]`, fragments.RegElem): the register itself -- its bits are
+        the value, and an instruction that reads it as DT (cvt.rn.bf16x2.f32's .f32 sources) reads
+        those bits; the array's dtype must have DT's width (else refused, as TVM refuses);
+      * x a number given with its dtype (`T.uint32(0x3F800000)`, a dtype call of a literal): the
+        number whose bits those are in DT (IEEE 754 for the float types, two's complement for the
+        signed ones);
+      * anything else: None (not evaluated here)."""
+    import fragments
+    from corpus_notation import DTYPE_BITS
+    from kernel_env import ConvertError
+    target = _dtype_arg(ev, node.args[0])
+    if target is None:
+        return None
+    if isinstance(v, fragments.RegElem):
+        src_bits = DTYPE_BITS.get(getattr(v.array, "dtype", None))
+        if src_bits is None or DTYPE_BITS.get(target) is None:
+            return None
+        if src_bits != DTYPE_BITS[target]:
+            raise ConvertError(f"T.reinterpret({target!r}, {ast.unparse(node.args[1])}): a {v.array.dtype} register "
+                               f"as {target} (TVM requires the same width: op.cc:541-545)")
+        return v
+    a1 = node.args[1]
+    src = _short(a1.func) if isinstance(a1, ast.Call) and (dotted(a1.func) or "").startswith(("T.", "Tx.")) else None
+    if src not in BIT_FORMATS or target not in BIT_FORMATS or isinstance(v, bool) or \
+            not isinstance(v, (int, float)):
+        return None
+    import struct
+    (sfmt, sbits), (tfmt, tbits) = BIT_FORMATS[src], BIT_FORMATS[target]
+    if sbits != tbits:
+        raise ConvertError(f"T.reinterpret({target!r}, {ast.unparse(a1)}): {src} as {target} (TVM requires the same "
+                           "width: op.cc:541-545)")
+    try:
+        raw = struct.pack(sfmt, v)
+    except (struct.error, OverflowError) as e:
+        raise ConvertError(f"T.reinterpret({target!r}, {ast.unparse(a1)}): {v!r} is not a {src} ({e})") from None
+    return struct.unpack(tfmt, raw)[0]

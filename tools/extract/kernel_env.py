@@ -46,6 +46,7 @@ import py_classes  # noqa: E402  (the file's @dataclass configuration classes)
 from lazy_module import LazyModule  # noqa: E402
 partial_values = LazyModule("partial_values")  # noqa: E402  (dicts with undetermined values)
 idesc_fold = LazyModule("idesc_fold")  # noqa: E402  (TVM's compile-time instruction descriptor fold)
+sdesc_fold = LazyModule("sdesc_fold")  # noqa: E402  (TVM's compile-time shared-memory descriptor base fold)
 host_torch = LazyModule("host_torch")  # noqa: E402  (host tensors, tensor maps and devices of the launch code)
 
 # Limits that keep a hostile file bounded: a comprehension or range evaluated statically may
@@ -733,12 +734,21 @@ class Evaluator(Translator):
                 raise UnresolvedError(Unresolved(ast.unparse(node), node.lineno, got[1]))
         if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), Imported) and \
                 idesc_fold.handles(self.env[node.func.id]):
-            # TVM's encode_instr_descriptor_dense_uint32: the number, from its arguments (idesc_fold.py)
+            # TVM's encode_instr_descriptor_{dense,block_scaled}_uint32: the number, from its arguments
+            # (idesc_fold.py)
             args = [self.value(a) for a in node.args]
             kwargs = {k.arg: self.value(k.value) for k in node.keywords if k.arg}
             if len(kwargs) != len(node.keywords):
                 raise ConvertError(f"{ast.unparse(node)!r}: **kwargs of the descriptor helper")
-            return idesc_fold.dense(args, kwargs, node.lineno)
+            return idesc_fold.fold(self.env[node.func.id].name, args, kwargs, node.lineno)
+        if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), Imported) and \
+                sdesc_fold.handles(self.env[node.func.id]):
+            # TVM's encode_smem_descriptor_base_uint64: the descriptor number without its address (sdesc_fold.py)
+            args = [self.value(a) for a in node.args]
+            kwargs = {k.arg: self.value(k.value) for k in node.keywords if k.arg}
+            if len(kwargs) != len(node.keywords):
+                raise ConvertError(f"{ast.unparse(node)!r}: **kwargs of the descriptor helper")
+            return sdesc_fold.base(args, kwargs, node.lineno)
         if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), Imported) and \
                 tvm_pipeline.handles(self.env[node.func.id]):
             imp = self.env[node.func.id]  # Pipeline / MBarrier / TMABar / TCGen05Bar (tvm_pipeline.py)

@@ -69,6 +69,21 @@ def is_layout_expr(node) -> bool:
     return False
 
 
+def _depends(cond) -> str:
+    """", which depends on NAME (line L)": the value an undecided condition comes down to, followed
+    through the stores made under earlier undecided conditions (TirLocal.lose keeps those as
+    `under`); empty when that is the condition itself."""
+    u, seen = cond, 0
+    while isinstance(u, Unresolved) and seen < 64:
+        nxt = u.cause if u.cause is not None else getattr(u, "under", None)
+        if nxt is None:
+            break
+        u, seen = nxt, seen + 1
+    if u is cond or not isinstance(u, Unresolved) or u.name in ("condition", None):
+        return ""
+    return f", which depends on {u.name}" + (f" (line {u.line})" if u.line else "")
+
+
 class Extraction:
     """What one walk found: buffers and ops (model dicts), and what blocked others."""
 
@@ -351,7 +366,9 @@ class Walker:
                 # (a buffer, pool, layout or register array is no TIR scalar's value: a printed
                 # kernel reuses the name in another scope, and the assignment binds it anew)
                 if cond is not None:
-                    cell.lose(line, f"assigned under the undecided condition of line {cond.line}")
+                    # (the root of the condition named: what a reader must fix to decide it)
+                    cell.lose(line, f"assigned under the undecided condition of line {cond.line}" + _depends(cond),
+                              cond if isinstance(cond, Unresolved) else None)
                 elif ex.runtime_loops and not flow_state.runtime_store_exact(ex, cell, value):
                     cell.lose(line, "assigned in a loop the walk does not unroll")
                 else:
@@ -593,6 +610,15 @@ class Walker:
                     if isinstance(v, Unresolved) and v.thread:
                         v.expr = (shfl[1], dict(env))  # evaluated per (warp, lane) in a branch test (warps.py)
                     self.bind([ast.Name(id=shfl[0], ctx=ast.Store())], v, env, st.lineno, cond)
+                elect = builder_ns.ptx_elect(ev, st.value)  # T.ptx.elect_sync(d, p, mask): p the elected lane
+                if elect is not None:
+                    v = eval_or_unresolved(ev, elect[2], elect[1], st.lineno)
+                    if isinstance(v, Unresolved) and v.thread:
+                        v.expr = (elect[2], dict(env))  # evaluated per (warp, lane) in a branch test (warps.py)
+                    self.bind([ast.Name(id=elect[1], ctx=ast.Store())], v, env, st.lineno, cond)
+                    lane = Unresolved(elect[0], st.lineno, "the id of the lane elect.sync elects (a runtime value: PTX "
+                                      "ISA elect.sync fixes that one lane is elected, not which)")
+                    self.bind([ast.Name(id=elect[0], ctx=ast.Store())], lane, env, st.lineno, cond)
         elif isinstance(st, ast.If):
             test = eval_or_unresolved(ev, st.test, "condition", st.lineno)
             if isinstance(test, Unresolved) and self.walk_warp_branch(st.test, st.lineno, st.body, st.orelse, env,

@@ -246,12 +246,15 @@ class TirLocal:
                                   f"{sorted(vf)} only; read by other warps")
         return self.value
 
-    def lose(self, line: int, why: str) -> None:
+    def lose(self, line: int, why: str, cause=None) -> None:
         from kernel_env import Unresolved
         if not isinstance(self.value, Unresolved) or (self.value.line == self.line and
                                                       self.value.reason.startswith("declared without a value")):
-            # (a declaration's own "no value yet" is replaced: the store is why it is unknown now)
+            # (a declaration's own "no value yet" is replaced: the store is why it is unknown now;
+            # `cause`, an undecided condition the store is under, is kept as `under`, so that a later
+            # reason can name what that condition depends on; the item stays the store's)
             self.value = Unresolved(self.name, line, why)
+            self.value.under = cause
 
 
 # The warps the walk is in (kernel_walk sets it with Extraction.warps; None: every warp).
