@@ -177,6 +177,7 @@ def _applied(name: str, where: str) -> None:
         got.append(where)
 
 
+CONSTRUCTING = [0]  # > 0 while a tile task's own __init__ runs (construct): class_build.py builds nothing then
 BUILDING: list = []  # while __init__ runs: (class, line) of each construction of a file's class it reaches
 
 
@@ -258,6 +259,9 @@ def store(target: ast.Attribute, value, env: dict) -> bool:
         if isinstance(value, LayoutExpr) and not hasattr(value, "env"):
             value.env = env  # read where it was written: the names it uses are that method's
         env[target.value.id].attrs[target.attr] = value
+        if isinstance(value, Instance):
+            import class_build  # the attribute that holds a constructed object names its buffers
+            class_build.HOLDERS.setdefault(id(value), (value, target.attr))
         return True
     return False
 
@@ -297,7 +301,9 @@ def member_name(name: str, env: dict) -> str:
     """The buffer name of an allocation bound to `self.X` / `C.X`: X (the attribute's name)."""
     head, _, rest = name.partition(".")
     if rest and "." not in rest and isinstance(env.get(head), (Instance, ClassValue)):
-        return rest
+        import class_build  # `self.mbar` of an object held as `GemmTile.tma2mma_bar`: tma2mma_bar.mbar
+        held = class_build.HOLDERS.get(id(env[head]))
+        return f"{held[1]}.{rest}" if held is not None and held[0] is env[head] else rest
     return name
 
 
@@ -320,9 +326,11 @@ def construct(cls: ClassValue, overrides: dict, ex, is_layout_expr) -> Instance:
     got = cls.find("__init__")
     if got is not None and got[1] == "method":
         BUILDING.clear()
+        CONSTRUCTING[0] += 1
         try:
             run_init(got[0], got[2], inst, overrides, ex, None, is_layout_expr, _driver(cls, got[2], overrides, ex))
         finally:
+            CONSTRUCTING[0] -= 1
             built = list(BUILDING)
             BUILDING.clear()
         if inst.never is None and built:
