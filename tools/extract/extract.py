@@ -597,7 +597,9 @@ def _extract_tile(cls, tree, env, overrides, file_label) -> dict:
     import tile_cells
     import scoping
     import smem_placement
-    check_param_names(tree, overrides, [fn for c in cls.mro() for fn in c.methods.values()])
+    import run_args  # names of the driver's files, which run's arguments are followed through (run_args.py)
+    check_param_names(tree, overrides, [fn for c in cls.mro() for fn in c.methods.values()],
+                      run_args.driver_names(cls.name))
     ex = Extraction(os.path.basename(file_label), overrides)
     inst = tile_class.construct(cls, overrides, ex, is_layout_expr)
     walked = []
@@ -652,12 +654,12 @@ def read_names(tree) -> set:
     return names
 
 
-def check_param_names(tree, overrides: dict, roots) -> None:
+def check_param_names(tree, overrides: dict, roots, extra=frozenset()) -> None:
     """--param NAME must name something the extraction reads (else it would change nothing,
     silently), and not a T.Buffer parameter (its shape is its annotation's)."""
     import difflib
     import pkg_entry  # names an entry module of the package reads (pkg_entry.py)
-    names = read_names(tree) | pkg_entry.read_names(roots, find_call_site)
+    names = read_names(tree) | pkg_entry.read_names(roots, find_call_site) | set(extra)
     for name in overrides:
         if name not in names:
             close = difflib.get_close_matches(name, sorted(n for n in names if "." not in n), n=3, cutoff=0.6)

@@ -891,14 +891,19 @@ class Evaluator(Translator):
             return self.call_helper(self.env[node.func.id], node)
         import tile_class
         if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), tile_class.ClassValue):
-            c = self.env[node.func.id]  # an instance built by kernel code: not evaluated (tile_class.py)
+            c = self.env[node.func.id]  # an instance built by kernel code (class_build.py)
             tile_class.BUILDING.append((c.name, node.lineno))  # (a constructor reaching it: not known to return)
-            raise UnresolvedError(Unresolved(c.name, c.node.lineno, "a class (not evaluated: only Enum and @dataclass "
-                                             "classes are constructed; a tile task's own instance is built from "
-                                             "its __init__ by tile_class.py)"))
+            import class_build
+            return class_build.construct(c, node, self)
         m = tile_class.member(node.func, self.env)
         if isinstance(m, FuncValue):  # `self.helper(...)`: a method of the tile task, bound (tile_class.py)
             return self.call_helper(m, node)
+        if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Attribute):
+            recv = self.value(node.func.value)  # `self.mgr.alloc(...)`: a method of an object the tile holds
+            if isinstance(recv, (tile_class.Instance, tile_class.ClassValue)):
+                m = tile_class.attr_of(recv, node.func.attr)
+                if isinstance(m, FuncValue):
+                    return self.call_helper(m, node)
         if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), py_classes.DataclassDef):
             # a field whose argument the source does not fix holds its Unresolved: reading that
             # field raises it (py_classes._known), the other fields are known

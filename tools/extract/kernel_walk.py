@@ -35,6 +35,7 @@ import loop_jumps
 import tmem_ops
 import op_sites
 import range_data
+import raw_mbar
 import runtime_data
 import scoping
 import smem_placement
@@ -112,6 +113,7 @@ class Extraction:
         self.returned_warps: frozenset = frozenset()  # warps that left the function walked (`return` in a warp branch)
         self.lane_sets: dict | None = None  # warp -> lanes executing the statement, inside lane branches (warps.branch_lanes)
         barrier_phase.reset()             # mbarrier phases of this walk (barrier_phase.py)
+        raw_mbar.reset()                  # raw mbarrier waits listed (raw_mbar.py)
         named_bar.reset()                 # named barriers (named_bar.py)
         role_sched.reset()
 
@@ -592,6 +594,8 @@ class Walker:
                 return
             if isinstance(st.value, ast.Call) and named_bar.statement(st.value, env, ex, cond, st.lineno):
                 pass  # a named barrier between warp roles (named_bar.py); its call is scanned below as before
+            elif isinstance(st.value, ast.Call) and raw_mbar.statement(st.value, env, ex, st.lineno):
+                pass  # a raw mbarrier wait on a shared word: the role's order is not established (raw_mbar.py)
             elif isinstance(st.value, ast.Call):
                 got = barrier_phase.statement(st.value, env, ex, cond, st.lineno)  # mbarrier phases (barrier_phase.py)
                 if got is not None and got[0] in ("wait", "waits"):
@@ -1216,6 +1220,15 @@ def helper_of(func, env):
         except Exception:  # noqa: BLE001 - not a method of the file's class: no helper
             return None
         return v if isinstance(v, FuncValue) else None
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute):
+        # `cls.bar.init(...)`: a method of an object a tile-task attribute holds (class_build.py)
+        recv = _held_object(func.value, env)
+        if recv is not None:
+            try:
+                v = tile_class.attr_of(recv, func.attr)
+            except Exception:  # noqa: BLE001 - not a method of a read class: no helper
+                return None
+            return v if isinstance(v, FuncValue) else None
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
             isinstance(env.get(func.value.id), ModuleValue):
         v = env[func.value.id].env.get(func.attr)
@@ -1289,6 +1302,25 @@ def _escaping_defs(outer: ast.FunctionDef, local_defs: dict) -> set:
                     continue
             out.add(node.id)
     return out
+
+
+def _held_object(node, env):
+    """The Instance / ClassValue an attribute chain `recv.a.b` names, each step an Instance or
+    ClassValue of a read class (tile_class.attr_of), else None."""
+    import tile_class
+    if isinstance(node, ast.Name):
+        v = env.get(node.id)
+        return v if isinstance(v, (tile_class.Instance, tile_class.ClassValue)) else None
+    if not isinstance(node, ast.Attribute):
+        return None
+    base = _held_object(node.value, env)
+    if base is None:
+        return None
+    try:
+        v = tile_class.attr_of(base, node.attr)
+    except Exception:  # noqa: BLE001 - the attribute is not known: no object
+        return None
+    return v if isinstance(v, (tile_class.Instance, tile_class.ClassValue)) else None
 
 
 def kern_launch_warps(fn, env) -> dict:

@@ -127,6 +127,25 @@ def region(node, env, ev, ex=None, line=0) -> tuple[str, BufferRef]:
     return f"{b.name}[{', '.join(out)}]", b
 
 
+def _tma_inside(src: str, sb: BufferRef, dst: str, db: BufferRef) -> None:
+    """A TMA tile copy's global region must lie inside its tensor to be a model region.  A box past
+    the tensor's end is legal on the hardware (its elements outside the tensor map's dims are
+    zero-filled on a load and not written on a store: docs/model-format.md "Conventions",
+    tma_bytes.py), e.g. gemm's 128-row box over a 1-row A at batch size 1; the tile op's regions
+    cannot say which part moves, so the op is not extracted (before: the model was written and the
+    reader refused it, model.schema)."""
+    import reg_copy
+    for text, b in ((src, sb), (dst, db)):
+        if b.scope != "global":
+            continue
+        rg = reg_copy._region(text, b.shape)
+        for d, ((lo, hi), n) in enumerate(zip(rg or [], b.shape)):
+            if isinstance(n, int) and not 0 <= lo < hi <= n:
+                raise ConvertError(f"the TMA copy's global region {text} selects [{lo}, {hi}) of dimension {d} of "
+                                   f"{b.name}, past its [0, {n}): the hardware zero-fills (load) or skips (store) "
+                                   "the part outside the tensor, which a tile op's regions cannot express")
+
+
 def default_dispatch(dst: BufferRef, src: BufferRef) -> str | None:
     pair = (src.scope, dst.scope)
     shared = ("shared", "shared.dyn")
@@ -331,6 +350,8 @@ def _copy(call, kind, env, ev, ex, line) -> dict:
         raise ConvertError(f"no copy dispatch moves {sb.scope} -> {db.scope}")
     if dispatch == "tma_auto":
         dispatch = "tma"  # TVM's tma_auto variant (copy_async/tma.py:2275) is the model's tma
+    if dispatch == "tma":
+        _tma_inside(src, sb, dst, db)
     op = {"kind": kind, "dst": dst, "src": src, "dispatch": dispatch}
     notes = "; ".join(n for n in (mbar, ignored_note) if n)
     if notes:

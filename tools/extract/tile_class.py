@@ -166,6 +166,7 @@ class Instance:
         self.never = None  # (line, why) when __init__ is not known to return: nothing after it runs
 
 
+DRIVER_FOUND = [None]  # the driver's construction taken for __init__ (tile_driver.Driver), for run's arguments (run_args.py)
 DRIVER_NOTE = [None]  # why no driver's construction was taken (tile_driver.find), for the reasons below
 CLASS_OVERRIDES: dict = {}  # --param NAME applied where a class body / __init__ binds NAME -> where
 
@@ -176,6 +177,7 @@ def _applied(name: str, where: str) -> None:
         got.append(where)
 
 
+CONSTRUCTING = [0]  # > 0 while a tile task's own __init__ runs (construct): class_build.py builds nothing then
 BUILDING: list = []  # while __init__ runs: (class, line) of each construction of a file's class it reaches
 
 
@@ -257,6 +259,9 @@ def store(target: ast.Attribute, value, env: dict) -> bool:
         if isinstance(value, LayoutExpr) and not hasattr(value, "env"):
             value.env = env  # read where it was written: the names it uses are that method's
         env[target.value.id].attrs[target.attr] = value
+        if isinstance(value, Instance):
+            import class_build  # the attribute that holds a constructed object names its buffers
+            class_build.HOLDERS.setdefault(id(value), (value, target.attr))
         return True
     return False
 
@@ -296,7 +301,9 @@ def member_name(name: str, env: dict) -> str:
     """The buffer name of an allocation bound to `self.X` / `C.X`: X (the attribute's name)."""
     head, _, rest = name.partition(".")
     if rest and "." not in rest and isinstance(env.get(head), (Instance, ClassValue)):
-        return rest
+        import class_build  # `self.mbar` of an object held as `GemmTile.tma2mma_bar`: tma2mma_bar.mbar
+        held = class_build.HOLDERS.get(id(env[head]))
+        return f"{held[1]}.{rest}" if held is not None and held[0] is env[head] else rest
     return name
 
 
@@ -319,9 +326,11 @@ def construct(cls: ClassValue, overrides: dict, ex, is_layout_expr) -> Instance:
     got = cls.find("__init__")
     if got is not None and got[1] == "method":
         BUILDING.clear()
+        CONSTRUCTING[0] += 1
         try:
             run_init(got[0], got[2], inst, overrides, ex, None, is_layout_expr, _driver(cls, got[2], overrides, ex))
         finally:
+            CONSTRUCTING[0] -= 1
             built = list(BUILDING)
             BUILDING.clear()
         if inst.never is None and built:
@@ -346,6 +355,7 @@ def _driver(cls: ClassValue, fn: ast.FunctionDef, overrides: dict, ex):
     need = [p.arg for p, d in zip(params, defaults) if d is None]
     need += [p.arg for p, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults) if d is None]
     DRIVER_NOTE[0] = None
+    DRIVER_FOUND[0] = None
     if not need:
         return None
     given = [p.arg for p in params + fn.args.kwonlyargs if p.arg in overrides or f"self.{p.arg}" in overrides]
@@ -355,6 +365,7 @@ def _driver(cls: ClassValue, fn: ast.FunctionDef, overrides: dict, ex):
         return None
     drv, note = tile_driver.find(cls.name, kernel_env.SETTINGS.get("source_path"))
     DRIVER_NOTE[0] = note
+    DRIVER_FOUND[0] = drv
     return drv
 
 
@@ -535,9 +546,16 @@ def bind_entry(fv, cls: ClassValue, name: str, overrides: dict, ex) -> dict:
     params = fn.args.posonlyargs + fn.args.args
     defaults = [None] * (len(params) - len(fn.args.defaults)) + list(fn.args.defaults)
     ev = kernel_env.Evaluator(env)
+    passed, why = {}, None
+    if name == "run":  # the driver's call of run, followed hop by hop through its source (run_args.py)
+        import run_args
+        passed, why = run_args.entry_args(cls, name, fv, overrides, ex)
     for p, d in list(zip(params, defaults)) + list(zip(fn.args.kwonlyargs, fn.args.kw_defaults)):
         if p.arg in overrides:
             env[p.arg] = overrides[p.arg]
+        elif p.arg in passed and not _buffer_annotated(p):
+            import run_args
+            env[p.arg] = run_args.bind(p.arg, passed[p.arg], fv, cls, name, ex)
         elif d is not None:
             env[p.arg] = kernel_env.eval_or_unresolved(ev, d, p.arg, fn.lineno)
             if not isinstance(env[p.arg], kernel_env.Unresolved) and p.arg not in ex.config:
@@ -545,8 +563,15 @@ def bind_entry(fv, cls: ClassValue, name: str, overrides: dict, ex) -> dict:
         else:
             env[p.arg] = _driver_object(p, fv, cls, name, ex) or kernel_env.Unresolved(
                 p.arg, fn.lineno, f"parameter {p.arg} of {cls.name}.{name}, passed by {DRIVER}"
-                + (f"; {MANAGER_NOTES[p.arg]}" if MANAGER_NOTES.get(p.arg) else ""))
+                + (f"; {MANAGER_NOTES[p.arg]}" if MANAGER_NOTES.get(p.arg) else "")
+                + (f"; its call is not followed: {why}" if why and name == "run" and not _buffer_annotated(p) else ""))
     return env
+
+
+def _buffer_annotated(p: ast.arg) -> bool:
+    """`A: T.Buffer(...)`: the parameter's buffer is its annotation's (extract.bind_buffer_params)."""
+    a = p.annotation
+    return isinstance(a, ast.Call) and getattr(a.func, "attr", getattr(a.func, "id", None)) == "Buffer"
 
 
 MANAGERS: dict = {}  # id of the annotated class -> (Instance | None, where, note): one object for every entry

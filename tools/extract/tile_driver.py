@@ -35,6 +35,7 @@ class Driver:
 
     def __init__(self, rel: str, call: ast.Call, args: list, kwargs: dict, owner: str | None):
         self.rel, self.call, self.args, self.kwargs, self.owner = rel, call, args, kwargs, owner
+        self.instance = None  # the driver class's instance the call's `self` is (run_args.py follows it)
 
     @property
     def where(self) -> str:
@@ -213,7 +214,12 @@ def _evaluate(rel, tree, call, fn, cl) -> Driver:
     ev = kernel_env.Evaluator(env)
     args = [kernel_env.eval_or_unresolved(ev, a, "argument", call.lineno) for a in call.args]
     kwargs = {k.arg: kernel_env.eval_or_unresolved(ev, k.value, k.arg, call.lineno) for k in call.keywords}
-    return Driver(rel, call, args, kwargs, owner)
+    drv = Driver(rel, call, args, kwargs, owner)
+    import tile_class
+    if fn is not None and cl is not None and fn in cl.body and (fn.args.posonlyargs + fn.args.args):
+        inst = env.get((fn.args.posonlyargs + fn.args.args)[0].arg)
+        drv.instance = inst if isinstance(inst, tile_class.Instance) else None
+    return drv
 
 
 # -- a driver's object passed to the tile's methods (the shared-memory manager) ---------------------

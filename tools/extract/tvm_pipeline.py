@@ -149,7 +149,13 @@ def copy_mbar(value, dispatch) -> str | None:
         return None
     if dispatch not in ("tma", "tma_auto"):
         raise ConvertError(f"mbar= on a {dispatch} copy: only a TMA copy completes on an mbarrier")
+    from fragments import Ptr
+    if isinstance(value, Ptr) and value.buf.dtype == "uint64" and "shared" in value.buf.scope:
+        # the address of one 64-bit word of a shared buffer (`self.mbar.ptr_to([ks])` of the megakernel's
+        # Barriers, utils/base.py:77-95 at 8721e86): TVM takes mbar= as the mbarrier's address
+        # (apache/tvm 5d4dc87 python/tvm/backend/cuda/tile_primitive/copy_async/tma.py:1567-1575, 1598)
+        return f"completes on the mbarrier at {value.buf.name}{list(value.coords)}"
     if not isinstance(value, BarrierSlot):
-        raise ConvertError("mbar= is not a slot of a barrier object (Pipeline/MBarrier .buf.ptr_to([i])): the "
-                           "extraction does not follow it")
+        raise ConvertError("mbar= is not a slot of a barrier object (Pipeline/MBarrier .buf.ptr_to([i])) nor the "
+                           "address of a uint64 word of a shared buffer: the extraction does not follow it")
     return f"completes on {value.describe()}"
