@@ -47,12 +47,16 @@ prove::CheckInput buffer_check_input(const BufferModel& b, const KernelModel& k,
   in.scope = prove::parse_scope(b.scope);
   in.alloc_cols = b.alloc_cols;
   // A view without its own allocation lives in its storage root's, from its column offset.
+  const BufferModel* root = &b;
   for (const BufferModel* v = &b; v->view_of;) {
     in.tmem_col_offset += v->view_col;
+    in.tmem_lane_offset += v->view_lane;
     v = k.find_buffer(*v->view_of);
     if (!v) break;
+    root = v;
     if (!in.alloc_cols) in.alloc_cols = v->alloc_cols;
   }
+  if (in.scope == prove::Scope::kTmem && root->placement) in.tmem_lane_offset += root->placement->lane;
   in.alloc_elems = b.alloc_elems;
   in.software_swizzle = b.software_swizzle;
   in.allow_broadcast = b.broadcast;  // a declared read-only broadcast view: its stride-0 iters pass layout.injective

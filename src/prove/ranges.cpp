@@ -26,7 +26,13 @@ AxisRange range_for(Axis a, const CheckInput& in) {
       if (ml.max_threads_per_cta) return {0, ml.max_threads_per_cta, "threads per CTA"};
       break;
     case AxisId::TLane:
-      if (ml.tmem_lanes) return {0, ml.tmem_lanes, "TMEM lanes"};
+      if (ml.tmem_lanes) {
+        // A buffer whose TLane 0 is lane L (its placement, a view's start) has the lanes after it.
+        if (in.tmem_lane_offset)
+          return {0, std::max<std::int64_t>(0, ml.tmem_lanes - in.tmem_lane_offset),
+                  fmt::format("{} TMEM lanes after the buffer's first lane {}", ml.tmem_lanes, in.tmem_lane_offset)};
+        return {0, ml.tmem_lanes, "TMEM lanes"};
+      }
       break;
     case AxisId::TCol: {
       const std::int64_t all = in.alloc_cols.value_or(ml.tmem_columns);

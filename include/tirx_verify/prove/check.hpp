@@ -114,6 +114,7 @@ struct CheckInput {
   Scope scope = Scope::kUnknown;
   std::optional<std::int64_t> alloc_cols;    // TMEM allocation, 32-bit columns
   std::int64_t tmem_col_offset = 0;          // TMEM: 32-bit column of the layout's TCol 0 inside the allocation (a view)
+  std::int64_t tmem_lane_offset = 0;         // TMEM: lane of the layout's TLane 0 (placement lane plus view lanes)
   std::optional<std::int64_t> alloc_elems;   // memory allocation on m, in elements
   MachineLimits machine;
   const hw::Target* target = nullptr;  // the full target description, for simulating instructions
