@@ -88,7 +88,9 @@ def handles(imported) -> bool:
     return imported.module == MODULE and imported.name in (DENSE, BLOCK)
 
 
-def _bind(args: list, kwargs: dict, name=DENSE, params=PARAMS, defaults=DEFAULTS) -> dict:
+def bind_args(args: list, kwargs: dict, name=DENSE, params=PARAMS, defaults=DEFAULTS) -> dict:
+    """A folded TVM helper's call arguments by parameter name, its defaults filled in (refused:
+    too many, unknown or repeated)."""
     if len(args) > len(params):
         raise ConvertError(f"{name} takes at most {len(params)} arguments")
     vals = dict(zip(params, args))
@@ -142,7 +144,7 @@ def _check_shape(kind: str, cta_group: int, m: int, n: int, k: int) -> None:
 
 def dense(args: list, kwargs: dict, line: int) -> int:
     """The descriptor number encode_instr_descriptor_dense_uint32(*args, **kwargs) returns."""
-    vals = _bind(args, kwargs)
+    vals = bind_args(args, kwargs)
     m, n, k, cg = (_int(vals, x) for x in ("M", "N", "K", "cta_group"))
     d, a, b = (_dtype(vals, x) for x in ("d_dtype", "a_dtype", "b_dtype"))
     if a not in OPERAND or b not in OPERAND:
@@ -170,7 +172,7 @@ def fold(name: str, args: list, kwargs: dict, line: int) -> int:
 
 def block_scaled(args: list, kwargs: dict, line: int) -> int:
     """The descriptor number encode_instr_descriptor_block_scaled_uint32(*args, **kwargs) returns."""
-    vals = _bind(args, kwargs, BLOCK, BLOCK_PARAMS, BLOCK_DEFAULTS)
+    vals = bind_args(args, kwargs, BLOCK, BLOCK_PARAMS, BLOCK_DEFAULTS)
     m, n, k, cg = (_int(vals, x) for x in ("M", "N", "K", "cta_group"))
     d, a, b, sf = (_dtype(vals, x) for x in ("d_dtype", "a_dtype", "b_dtype", "sf_dtype"))
     fnuz = next((x for x in (a, b, sf) if x == "float8_e4m3fnuz"), None)

@@ -78,13 +78,7 @@ def expanded_at_calls(fn: ast.FunctionDef) -> bool:
 
 def tvmscript_mode(fn: ast.FunctionDef, inherited: bool) -> bool:
     """True when TVM's TVMScript parser reads `fn`'s body (see the module docstring)."""
-    names = set()
-    for d in fn.decorator_list:
-        f = d.func if isinstance(d, ast.Call) else d
-        if isinstance(f, ast.Attribute):
-            names.add(f.attr)
-        elif isinstance(f, ast.Name):
-            names.add(f.id)
+    names = _decorator_names(fn)
     if names & TIR_DECORATORS:
         return True
     if names & PY_DECORATORS:

@@ -50,13 +50,8 @@ def _int(v, k: str) -> int:
 
 def base(args: list, kwargs: dict, line: int) -> int:
     """The number encode_smem_descriptor_base_uint64(*args, **kwargs) returns."""
-    if len(args) > len(PARAMS):
-        raise ConvertError(f"{NAME} takes {len(PARAMS)} arguments (line {line})")
-    vals = dict(zip(PARAMS, args))
-    for k, v in kwargs.items():
-        if k not in PARAMS or k in vals:
-            raise ConvertError(f"{NAME}: argument {k!r} is not one of its parameters (or given twice)")
-        vals[k] = v
+    import idesc_fold
+    vals = idesc_fold.bind_args(args, kwargs, NAME, PARAMS, {})  # the call's arguments by name
     missing = [k for k in PARAMS if k not in vals]
     if missing:
         raise ConvertError(f"{NAME} without {', '.join(missing)} (line {line})")
