@@ -16,7 +16,8 @@ kern DSL at the kernels' commit.
                                      (warp, lane) as v at (warp, src)
 
   T.reinterpret(ty, address)          the address itself (a bit cast of a pointer): a tensor map
-                                     encoded in the file, an element address
+                                     encoded in the file, an element address, a helper register
+                                     holding mapa's address in another CTA (mapa_addr.py)
   K.f16 ... K.u64                    the dtype names (tirx_kernels/kern/__init__.py:64-74)
 
 Everything else of the namespaces stays unresolved ("a member of the builder namespace ...").
@@ -202,12 +203,14 @@ def reinterpret(ev, node):
         return None
     import fragments
     import instr_ops
+    import mapa_addr
+    import reg_values
     import tmem_cp
     from kernel_env import ConvertError
     try:
-        v = ev.value(node.args[1])
+        v = reg_values.content(ev.value(node.args[1]))  # a helper register holds mapa's address
     except ConvertError:
         return None
-    if isinstance(v, (instr_ops.TensorMap, fragments.Ptr, tmem_cp.SmemPtr)):
+    if isinstance(v, (instr_ops.TensorMap, fragments.Ptr, tmem_cp.SmemPtr, mapa_addr.ClusterAddr)):
         return v
     return None

@@ -297,7 +297,18 @@ def _copy(call, kind, env, ev, ex, line) -> dict:
     src, sb = region(call.args[1], env, ev, ex, line)
     import copy_options  # TMA options that do not change the data moved (copy_options.py)
     extra_kw = {"vec_len"} if kind == "copy" and not any(k.arg == "dispatch" for k in call.keywords) else set()
-    kw = _kwargs(call, ev, KNOWN_COPY_KW | {"mbar"} | set(copy_options.IGNORED_TMA) | extra_kw, line)
+    import tma_explicit  # TVM's tma_explicit gather4 load (tma_explicit.py)
+    kw = _kwargs(call, ev, KNOWN_COPY_KW | {"mbar"} | set(copy_options.IGNORED_TMA) | extra_kw | tma_explicit.OPTIONS,
+                 line)
+    if kind == "copy_async" and kw.get("dispatch") == "tma_explicit" and ex is not None:
+        ws = ex.executing_warps()
+        if ws is None:
+            raise ConvertError("a TMA copy is issued by a warp, and the kernel declares no thread index that fixes "
+                               "the CTA's warps")
+        return tma_explicit.gather_op(db, sb, dst, src, kw, ws, line)
+    extra = sorted(set(kw) & tma_explicit.OPTIONS)
+    if extra:
+        raise ConvertError(f"option(s) {', '.join(extra)} not modelled by the model format")
     chosen = None
     if "vec_len" in kw and ex is not None:  # only TVM's register copy below is known not to read it (reg_copy.py)
         import barrier_phase

@@ -149,6 +149,9 @@ def copy_mbar(value, dispatch) -> str | None:
         return None
     if dispatch not in ("tma", "tma_auto"):
         raise ConvertError(f"mbar= on a {dispatch} copy: only a TMA copy completes on an mbarrier")
+    import mapa_addr  # the slot in another CTA of the cluster, mapped by mapa (mapa_addr.py)
+    if isinstance(value, mapa_addr.ClusterAddr) and isinstance(value.addr, BarrierSlot):
+        return f"completes on {value.describe()}"
     if not isinstance(value, BarrierSlot):
         raise ConvertError("mbar= is not a slot of a barrier object (Pipeline/MBarrier .buf.ptr_to([i])): the "
                            "extraction does not follow it")
