@@ -21,7 +21,8 @@ kern DSL at the kernels' commit.
                                      deterministic, not which lane it is
 
   T.reinterpret(ty, address)          the address itself (a bit cast of a pointer): a tensor map
-                                     encoded in the file, an element address
+                                     encoded in the file, an element address, a helper register
+                                     holding mapa's address in another CTA (mapa_addr.py)
   T.reinterpret(DT, values[i])        the register itself (its bits, read as DT; widths must match)
   T.reinterpret(DT, T.uint32(N))      the number whose DT bits are N's (widths must match)
   K.f16 ... K.u64                    the dtype names (tirx_kernels/kern/__init__.py:64-74)
@@ -240,13 +241,15 @@ def reinterpret(ev, node):
         return None
     import fragments
     import instr_ops
+    import mapa_addr
+    import reg_values
     import tmem_cp
     from kernel_env import ConvertError
     try:
-        v = ev.value(node.args[1])
+        v = reg_values.content(ev.value(node.args[1]))  # a helper register holds mapa's address
     except ConvertError:
         return None
-    if isinstance(v, (instr_ops.TensorMap, fragments.Ptr, tmem_cp.SmemPtr)):
+    if isinstance(v, (instr_ops.TensorMap, fragments.Ptr, tmem_cp.SmemPtr, mapa_addr.ClusterAddr)):
         return v
     return reinterpret_bits(ev, node, v)
 

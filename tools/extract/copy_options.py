@@ -13,6 +13,17 @@ Read at apache/tvm 5d4dc87 python/tvm/backend/cuda/tile_primitive/copy_async/tma
                           eviction-priority hint (PTX ISA §9.7.9.25, "cache_hint" is a
                           performance hint only)
 
+A register copy's load cache options (`Tx.copy(regs, G[...], cache="nc", l1_evict=...,
+l2_evict=..., prefetch_size=...)`): TVM honours them only on a global -> register load, where
+they fold into the load's spelling (`ld.global.nc.L1::evict_normal.L2::256B...`,
+backend/cuda/tile_primitive/copy/vec_auto_reg.py:560-584, vec_forced.py:74-89 and 127-134: cache
+None or "nc", src global).  `.nc` loads through the non-coherent (read-only) cache and the eviction /
+prefetch qualifiers are cache-policy hints (PTX ISA, Data Movement and Conversion Instructions:
+ld, ld.global.nc); none of them changes which bytes move or where they land, so they are left
+out of the op and noted (`LOAD_CACHE`).  `.nc` is defined only for data the kernel does not write
+while it runs; the note says so, and the model's own ops show whether any writes that buffer.  On
+another copy (a store, a shared source) they stay unresolved.
+
 Any other option the model does not carry (cta_mask, gather4, src_selector, mbar, ...) still
 leaves the op unresolved (op_sites._kwargs names it); these three only with a TMA dispatch.
 
@@ -31,6 +42,22 @@ IGNORED_TMA = {
     "cache_hint": "an L2 cache-eviction hint",
 }
 TMA_DISPATCHES = ("tma", "tma_auto")
+LOAD_CACHE = ("cache", "l1_evict", "l2_evict", "prefetch_size")
+
+
+def load_cache(kw: dict, db, sb) -> str | None:
+    """Pop the load cache options of a register copy from kw; their note (None without any).
+    ConvertError where TVM does not read them as a global load's cache hints."""
+    from kernel_env import ConvertError
+    names = [k for k in LOAD_CACHE if k in kw]
+    if not names:
+        return None
+    if sb.scope != "global" or db.scope != "local" or kw.get("cache", "nc") != "nc":
+        raise ConvertError(f"option(s) {', '.join(names)} on a {sb.scope} -> {db.scope} copy: only a global -> "
+                           "register load's cache hints (cache='nc') are known (not modelled by the model format)")
+    vals = ", ".join(f"{k}={kw.pop(k)!r}" for k in names)
+    return (f"load cache options not modelled, none of which changes the data moved: {vals} (ld.global.nc "
+            f"and cache-policy qualifiers; .nc needs {sb.name} unwritten while the kernel runs)")
 
 
 def ignored(kw: dict, dispatch) -> str | None:

@@ -659,7 +659,9 @@ class Evaluator(Translator):
             return self.value(node.args[1])  # Tx.filter(lane_id, elect_sync()): the predicate's value
         if short == "address_of" and len(node.args) == 1:
             return self.value(node.args[0])  # the object itself (a tensor map, a descriptor)
-        if short in ("uint32", "int32", "uint64", "int64") and len(node.args) == 1 and not node.keywords:
+        if short in _INT_BITS and len(node.args) == 1 and not node.keywords:
+            # T.uint16(1) ... T.int64(x): one DtypeConstructor per integer type (apache/tvm 5d4dc87
+            # python/tvm/tirx/script/builder/ir.py:2401-2409, 2422-2452): a constant of that type
             v = self.value(node.args[0])
             if isinstance(v, int):
                 return int(v)

@@ -312,11 +312,28 @@ def _kwargs(call, ev, known: set, line) -> dict:
 def _copy(call, kind, env, ev, ex, line) -> dict:
     if len(call.args) < 2:
         raise ConvertError(f"{kind} needs dst and src")
+    for k in call.keywords:  # TVM's forced 256-bit copy (copy/vec_forced.py:229, _common.py:552-553)
+        if k.arg == "dispatch" and isinstance(k.value, ast.Constant) and k.value.value == "vec_256b":
+            raise ConvertError("dispatch='vec_256b': one 32-byte access per thread (ld/st .v8.u32), wider than the "
+                               "model's access_bytes (1-16): the model format needs a 32-byte thread access")
     dst, db = region(call.args[0], env, ev, ex, line)
     src, sb = region(call.args[1], env, ev, ex, line)
     import copy_options  # TMA options that do not change the data moved (copy_options.py)
     extra_kw = {"vec_len"} if kind == "copy" and not any(k.arg == "dispatch" for k in call.keywords) else set()
-    kw = _kwargs(call, ev, KNOWN_COPY_KW | {"mbar"} | set(copy_options.IGNORED_TMA) | extra_kw, line)
+    import tma_explicit  # TVM's tma_explicit gather4 load (tma_explicit.py)
+    cache_kw = set(copy_options.LOAD_CACHE) if kind == "copy" else set()
+    kw = _kwargs(call, ev, KNOWN_COPY_KW | {"mbar"} | set(copy_options.IGNORED_TMA) | extra_kw | tma_explicit.OPTIONS |
+                 cache_kw, line)
+    cache_note = copy_options.load_cache(kw, db, sb)  # ld.global.nc and cache hints: noted
+    if kind == "copy_async" and kw.get("dispatch") == "tma_explicit" and ex is not None:
+        ws = ex.executing_warps()
+        if ws is None:
+            raise ConvertError("a TMA copy is issued by a warp, and the kernel declares no thread index that fixes "
+                               "the CTA's warps")
+        return tma_explicit.gather_op(db, sb, dst, src, kw, ws, line)
+    extra = sorted(set(kw) & tma_explicit.OPTIONS)
+    if extra:
+        raise ConvertError(f"option(s) {', '.join(extra)} not modelled by the model format")
     chosen = None
     if "vec_len" in kw and ex is not None:  # only TVM's register copy below is known not to read it (reg_copy.py)
         import barrier_phase
@@ -334,6 +351,8 @@ def _copy(call, kind, env, ev, ex, line) -> dict:
     if chosen is not None:  # TVM's dispatch for a warpgroup register -> shared copy (reg_copy.py)
         op = {"kind": kind, "dst": dst, "src": src, "dispatch": chosen["dispatch"], "notes": chosen["notes"],
               "warps": ex.executing_warps(), "access_bytes": chosen["access_bytes"]}
+        if cache_note:
+            op["notes"] += "; " + cache_note
         return op
     dispatch = kw.get("dispatch") or default_dispatch(db, sb)
     mbar = tvm_pipeline.copy_mbar(kw.pop("mbar", None), dispatch)  # the completion barrier: notes only
@@ -353,7 +372,7 @@ def _copy(call, kind, env, ev, ex, line) -> dict:
     if dispatch == "tma":
         _tma_inside(src, sb, dst, db)
     op = {"kind": kind, "dst": dst, "src": src, "dispatch": dispatch}
-    notes = "; ".join(n for n in (mbar, ignored_note) if n)
+    notes = "; ".join(n for n in (mbar, ignored_note, cache_note) if n)
     if notes:
         op["notes"] = notes
     if "cta_group" in kw:

@@ -4,27 +4,32 @@ Read at apache/tvm 5d4dc87 (python/tvm/tirx/operator/tile_primitive/dispatcher.p
 variants are tried by priority, then name; a variant whose impl declines (DispatchFail) passes to
 the next).  For copy on CUDA: `ldstmatrix` (priority 10, backend/cuda/tile_primitive/copy/
 ld_stmatrix.py:388-395), then `vec_auto` (priority 10, vec_auto.py:39-55: for a register side,
-vec_auto_reg._emit_reg), then `fallback` (priority 0).  This module decides the one case whose
+vec_auto_reg._emit_reg), then `fallback` (priority 0).  This module decides the cases whose
 layouts fix that choice without reimplementing TVM's layout algebra:
 
-  R  the whole register tile of `T.wg_reg_tile(M, dtype)`: layout S[(128,M):(1@tid_in_wg,1)],
-     each thread of the warpgroup owns one row of M contiguous registers (script/builder/ir.py:902);
-  S  a shared buffer region of extents (128, M) (unit dimensions aside) on which the buffer's
-     layout (its swizzle peeled) is affine: address = base + i*rs + j*cs for row i, column j,
-     checked at every element of the region;
+  R  a whole warpgroup register tile: every thread of the warpgroup (tid_in_wg = 32 wid_in_wg +
+     laneid, the axes R's layout may use) owns the same registers 0..M-1, one contiguous register
+     run (R's memory iters are one (M, 1) iter, so TVM's atom order is the register order) --
+     `T.wg_reg_tile(M)`'s S[(128,M):(1@tid_in_wg,1)], a tcgen05 32x32b fragment, or a fragment
+     spread over warps and lanes such as S[(2,32,2,64):(1@wid_in_wg,1@laneid,2@wid_in_wg,1)];
+  S  a shared buffer region with R's extents (unit dimensions aside) whose per-thread offsets are
+     the same for every thread: for each thread t and register j, addr(t, j) - addr(t, 0) = g(j)
+     (the swizzle peeled), checked at every element -- TVM groups S by R's iters and takes the
+     atoms of R's register position only (vec_auto_reg.py:177-231; thread-axis terms are not
+     address terms, 330-335), so the rows may be spaced anyhow (a rearranged view's halves);
   executed by the 4 warps of one warpgroup with every lane (both variants' _all_threads_active).
 
 ldstmatrix declines it: the swizzle's per_element < 3 fails at once (ld_stmatrix.py:98-107);
-else R groups as [T/32, 8, 4 | M/(2num), num, 2] with strides (32 | 4, 1 | .., .., 1), so S's
-"8" and "4" atoms are rows (strides 4 rs and rs) and its "2" atom a column pair (stride cs), and
-_try_num accepts only (rs, cs) = (2, 1) or 4 rs = 1 (ld_stmatrix.py:291-294) -- rs = 2 is left
-undecided here (it is not checked further), 4 rs = 1 cannot hold.  vec_auto_reg then moves
-vec_len consecutive registers per access, vec_len the widest of 128/64/32/16/8 bits
-(vec_auto_reg.py:308-360) that divides the contiguous tail (M when cs = 1, else none: scalar),
-is at most 1 << per_element when S is swizzled (536-537), and divides the region's base offset
-and the outer stride (_alignment_ok).  The kernel's `vec_len=` option is read by no copy variant
-(only by common.copy_vec_load_impl, which no copy variant calls), so it changes nothing; the op
-notes it.  Anything else stays unresolved as before.
+else its _try_num needs S's "4" atom -- the step between the first registers of threads t and
+t + 1 (R's r4 = 1, ld_stmatrix.py:199) -- to be 2 (with the "2" atom 1), or the "8" atom (t to
+t + 4) to be 1 (ld_stmatrix.py:218-221); a step of 2 or an "8" step of 1 is left undecided here.
+vec_auto_reg then moves vec_len consecutive registers per access, vec_len the widest of
+128/64/32/16/8 bits (vec_auto_reg.py:308-360) that divides the contiguous tail (the largest L
+dividing M with g(qL + r) = g(qL) + r: the innermost S atoms chained with stride 1, 234-244), is
+at most 1 << per_element when S is swizzled (536-537), and divides the region's base offset and
+every outer atom step g(q vec_len) (_alignment_ok).  The kernel's `vec_len=` option is read by no
+copy variant (only by common.copy_vec_load_impl, which no copy variant calls), so it changes
+nothing; the op notes it.  Anything else stays unresolved as before.
 """
 from __future__ import annotations
 
@@ -33,6 +38,7 @@ import re
 from kernel_env import ConvertError
 
 _VEC_BITS = (128, 64, 32, 16, 8)
+_MAX_ELEMENTS = 1 << 16   # register tile elements enumerated at most (a warpgroup's 128 x 512)
 _BITS = {"float16": 16, "bfloat16": 16, "float32": 32, "int32": 32, "uint32": 32, "int8": 8, "uint8": 8,
          "float8_e4m3fn": 8, "float8_e5m2": 8, "int16": 16, "uint16": 16}
 
@@ -68,6 +74,64 @@ def _addr(groups, coord) -> int:
     return a
 
 
+_WG_THREAD_AXES = {"tid_in_wg": 1, "wid_in_wg": 32, "laneid": 1}   # thread in the warpgroup per unit
+
+
+def _owners(r, shape) -> dict | None:
+    """{thread: {register: logical coordinate}} of a warpgroup register layout r over `shape`: each
+    thread of the warpgroup (tid_in_wg = 32 wid_in_wg + laneid) and each of its registers (the `m`
+    coordinate) holds exactly one element; None when r is not such a layout (other thread axes, a
+    replica, a register owned twice, threads holding different register sets)."""
+    import layout_text
+    if r.swizzle is not None or r.replica or any(r.offset.values()):
+        return None
+    if any(ax != "m" and ax not in _WG_THREAD_AXES for _e, _s, ax in r.shard):
+        return None
+    try:
+        groups = layout_text.group(r, shape)
+    except ConvertError:
+        return None
+    total = 1
+    for d in shape:
+        total *= d
+    if total > _MAX_ELEMENTS:
+        return None
+    out: dict = {}
+    for flat in range(total):
+        coord, rest = [], flat
+        for d in reversed(list(shape)):
+            coord.insert(0, rest % d)
+            rest //= d
+        t = m = 0
+        for g, c in zip(groups, coord):
+            for e, st, ax in reversed(g):
+                if ax == "m":
+                    m += (c % e) * st
+                else:
+                    t += (c % e) * st * _WG_THREAD_AXES[ax]
+                c //= e
+        regs = out.setdefault(t, {})
+        if m in regs:
+            return None
+        regs[m] = tuple(coord)
+    if sorted(out) != list(range(128)):
+        return None
+    n = len(out[0])
+    if any(sorted(regs) != list(range(n)) for regs in out.values()):
+        return None
+    return out
+
+
+def _tail(g, m: int) -> int:
+    """TVM's contiguous tail (vec_auto_reg.py:234-244) of the per-thread S offsets g[0..m): the
+    largest L dividing m with g[qL + r] = g[qL] + r for every q and r < L (the innermost S atoms
+    chained with stride 1); 0 when g[1] is not 1 (m > 1)."""
+    for n in sorted((d for d in range(1, m + 1) if m % d == 0), reverse=True):
+        if all(g[q + r] == g[q] + r for q in range(0, m, n) for r in range(n)) and g[0] == 0:
+            return n
+    return 0
+
+
 def choose(call_name: str, db, sb, dst_text: str, src_text: str, ws, threads, kw) -> dict | None:
     """The op fields {dispatch, access_bytes, notes} TVM's dispatch gives this copy, or None when
     it is not the case above (the caller leaves it unresolved as before)."""
@@ -76,50 +140,56 @@ def choose(call_name: str, db, sb, dst_text: str, src_text: str, ws, threads, kw
         return None
     if set(kw) - {"vec_len"} or ws is None or len(ws) != 4 or len({w // 4 for w in ws}) != 1 or threads != 128:
         return None
-    if sb.dtype != db.dtype or sb.dtype not in _BITS or src_text != sb.name or not sb.layout or not db.layout:
+    if sb.dtype != db.dtype or sb.dtype not in _BITS or not sb.layout or not db.layout:
         return None
+    if src_text != sb.name and _region(src_text, sb.shape) != [(0, d) for d in sb.shape]:
+        return None   # the whole register tile only
     try:
         r = layout_text.parse(sb.layout)
         s = layout_text.parse(db.layout)
     except ConvertError:
         return None
-    if r.swizzle is not None or r.replica or r.offset or len(sb.shape) != 2 or sb.shape[0] != 128:
+    owners = _owners(r, sb.shape)
+    if owners is None:
         return None
-    m = sb.shape[1]
-    if [it for it in r.shard if it[0] != 1] != [(128, 1, "tid_in_wg"), (m, 1, "m")]:
-        return None
+    mem = [it for it in r.shard if it[0] != 1 and it[2] == "m"]
+    m = len(owners[0])
+    if mem != [(m, 1, "m")]:
+        return None   # one contiguous register run per thread: TVM's atom order is the register order
     if s.replica or set(s.offset) - {"m"} or any(ax != "m" for _e, _s, ax in s.shard):
         return None
     reg = _region(dst_text, db.shape)
     if reg is None:
         return None
     dims = [d for d, (lo, hi) in enumerate(reg) if hi - lo != 1]
-    if len(dims) != 2 or [reg[d][1] - reg[d][0] for d in dims] != [128, m]:
+    if [reg[d][1] - reg[d][0] for d in dims] != [d for d in sb.shape if d != 1]:
         return None
+    rdims = [d for d, e in enumerate(sb.shape) if e != 1]
     try:
         groups = layout_text.group(s, db.shape)
     except ConvertError:
         return None
     start = [lo for lo, _hi in reg]
 
-    def at(i, j):
+    def at(coord):
         c = list(start)
-        c[dims[0]] += i
-        c[dims[1]] += j
+        for d, rd in zip(dims, rdims):
+            c[d] += coord[rd]
         return _addr(groups, c)
 
-    base = at(0, 0)
-    rs = at(1, 0) - base
-    cs = at(0, 1) - base if m > 1 else 1
-    if rs < 1 or cs < 1 or any(at(i, j) != base + i * rs + j * cs for i in range(128) for j in range(m)):
-        return None
+    addr = {t: [at(regs[j]) for j in range(m)] for t, regs in owners.items()}
+    g = [a - addr[0][0] for a in addr[0]]
+    if any(addr[t][j] - addr[t][0] != g[j] for t in addr for j in range(m)):
+        return None   # the S offsets of a thread's registers differ between threads: not grouped here
     swz = s.swizzle   # (per_element, swizzle_len, atom_len, inner)
-    if not (swz is not None and swz[0] < 3) and rs == 2:
+    d4 = [addr[t + 1][0] - addr[t][0] for t in range(3)]
+    d8 = addr[4][0] - addr[0][0]
+    if not (swz is not None and swz[0] < 3) and (2 in d4 or d8 == 1):
         return None   # ldstmatrix's row test could pass: not decided here
     bits = _BITS[sb.dtype]
     cap = (1 << swz[0]) if swz is not None and swz[1] > 0 else None
-    tail = m if cs == 1 else 0
-    base += s.offset.get("m", 0)
+    tail = _tail(g, m)
+    base = at(tuple(0 for _ in sb.shape)) + s.offset.get("m", 0)
     vec = 1
     for vb in _VEC_BITS:
         if vb < bits or vb % bits:
@@ -127,11 +197,11 @@ def choose(call_name: str, db, sb, dst_text: str, src_text: str, ws, threads, kw
         n = vb // bits
         if n == 1 or (cap is not None and n > cap) or tail < n or tail % n:
             continue
-        if base % n == 0:   # outer atom (m/n, n, n): its terms are multiples of n
+        if base % n == 0 and all(g[q] % n == 0 for q in range(0, m, n)):   # outer atoms, base offset
             vec = n
             break
     why = "ldstmatrix declines (its swizzle per_element < 3)" if swz is not None and swz[0] < 3 else \
-        f"ldstmatrix declines (S row stride {rs}, not 2)"
+        f"ldstmatrix declines (S offset {d4[0]} between neighbouring threads' first registers, not 2)"
     note = (f"TVM's dispatch without dispatch=: {why}; vec_auto_reg moves {vec} element(s) per access "
             f"({vec * bits // 8} bytes: contiguous tail {tail}"
             + (f", swizzle cap {cap}" if cap is not None else "") + f", base offset {base})")

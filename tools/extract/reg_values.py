@@ -130,7 +130,11 @@ def run(st, env, ev) -> bool:
         call = call.args[0]
     text = dotted(call.func) if isinstance(call, ast.Call) else None
     try:
-        if text in ("T.ptx.mov.b64", "Tx.ptx.mov.b64") and not call.keywords:
+        import mapa_addr  # an address mapped into another CTA of the cluster (mapa_addr.py)
+        if text in mapa_addr.MAPA_TEXTS:
+            if mapa_addr.run(call, ev, _dest(call.args[0], ev) if call.args else None, content):
+                return True
+        elif text in ("T.ptx.mov.b64", "Tx.ptx.mov.b64") and not call.keywords:
             if _move(call, ev):
                 return True
         elif text in ("T.ptx.add.u32", "Tx.ptx.add.u32") and len(call.args) == 3 and not call.keywords:

@@ -134,6 +134,17 @@ def coord(ev, node, value: int, use: str) -> int:
     return v
 
 
+def coord_of_value(v, value: int, use: str, what: str) -> int:
+    """`coord` for an operand already evaluated (an element of a keyword option's list, such as a
+    tile copy's `gather4=[...]`, tma_explicit.py)."""
+    from kernel_env import ConvertError
+    if isinstance(v, bool) or not isinstance(v, int):
+        why = _want(root_key(v), value, use)
+        raise ConvertError(f"{what} is not a value the source fixes (got {v!r})"
+                           + (f"; {NOT_BOUND}: {why}" if why else ""))
+    return v
+
+
 def coords(ev, nodes, values, use: str) -> tuple:
     """Every operand of `nodes` through `coord` (values[k] for the k-th), so that one walk finds
     every root they need; then the first failure is raised."""

@@ -155,6 +155,9 @@ def copy_mbar(value, dispatch) -> str | None:
         # Barriers, utils/base.py:77-95 at 8721e86): TVM takes mbar= as the mbarrier's address
         # (apache/tvm 5d4dc87 python/tvm/backend/cuda/tile_primitive/copy_async/tma.py:1567-1575, 1598)
         return f"completes on the mbarrier at {value.buf.name}{list(value.coords)}"
+    import mapa_addr  # the slot in another CTA of the cluster, mapped by mapa (mapa_addr.py)
+    if isinstance(value, mapa_addr.ClusterAddr) and isinstance(value.addr, BarrierSlot):
+        return f"completes on {value.describe()}"
     if not isinstance(value, BarrierSlot):
         raise ConvertError("mbar= is not a slot of a barrier object (Pipeline/MBarrier .buf.ptr_to([i])) nor the "
                            "address of a uint64 word of a shared buffer: the extraction does not follow it")
