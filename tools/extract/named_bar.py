@@ -35,10 +35,17 @@ class NamedBar:
 
     def __init__(self, ident: int):
         self.ident, self.count, self.arrivals, self.gens, self.lost = ident, None, 0, 0, None
+        self.item = False
         self.label = f"named barrier {ident}"
 
-    def lose(self, line: int, why: str) -> None:
-        self.lost = self.lost or why
+    def lose(self, line: int, why: str, item: bool = False) -> None:
+        """Stop following the barrier.  `item`: for a reason in the source itself (a thread count it
+        does not fix, a count that changes within a generation), which makes a bar.sync on it an
+        unresolved item; a limit of the walk (an undecided branch, a sampled or runtime loop, ...)
+        leaves the role's order not established (role_sched.undecided), as an undecided mbarrier
+        wait does."""
+        if self.lost is None:
+            self.lost, self.item = why, item
 
     def after_loop(self, line: int) -> None:
         self.lose(line, f"arrived at in the loop at line {line}, of which the walk takes the first iteration(s): "
@@ -117,7 +124,7 @@ def statement(call, env, ex, cond, line: int) -> bool:
     if STATE["all"] is not None:
         b.lose(line, STATE["all"])
     if count is None or len(call.args) not in (1, 2) or call.keywords or count < LANES or count % LANES:
-        b.lose(line, f"a bar.{kind} at line {line} with a thread count the walk does not fix")
+        b.lose(line, f"a bar.{kind} at line {line} with a thread count the source does not fix", item=True)
     elif cond is not None:
         b.lose(line, f"a bar.{kind} at line {line} under the undecided condition of line {cond.line}")
     elif ex.runtime_loops:
@@ -131,7 +138,8 @@ def statement(call, env, ex, cond, line: int) -> bool:
         b.lose(line, f"a bar.{kind} at line {line} by a number of warps the walk does not fix")
     if b.lost is None:
         if b.arrivals and b.count != count:
-            b.lose(line, f"a bar.{kind} at line {line} expects {count} threads in a generation begun with {b.count}")
+            b.lose(line, f"a bar.{kind} at line {line} expects {count} threads in a generation begun with {b.count}",
+                   item=True)
         else:
             b.count = count
             b.arrivals += LANES * len(ws)
@@ -141,7 +149,7 @@ def statement(call, env, ex, cond, line: int) -> bool:
     import role_sched
     if b.lost is not None:
         if kind == "sync":
-            _not_decided(ex, line, f"the bar.sync at line {line} is not decided ({b.label}: {b.lost})")
+            _sync_lost(ex, line, b)
         return True
     mine = b.gens
     if b.arrivals == count:
@@ -154,7 +162,7 @@ def statement(call, env, ex, cond, line: int) -> bool:
         if not waited:  # outside sibling roles nothing completes it: not followed
             b.lose(line, f"a bar.sync at line {line} outside the walked warp roles does not complete its generation")
         elif b.lost is not None:
-            _not_decided(ex, line, f"the bar.sync at line {line} is not decided ({b.label}: {b.lost})")
+            _sync_lost(ex, line, b)
     return True
 
 
@@ -165,6 +173,15 @@ def _not_decided(ex, line: int, why: str) -> None:
     import role_sched
     role_sched.undecided(line, why)
     ex.block(f"bar.sync at line {line}", line, None, why)
+
+
+def _sync_lost(ex, line: int, b: NamedBar) -> None:
+    why = f"the bar.sync at line {line} is not decided ({b.label}: {b.lost})"
+    if b.item:
+        _not_decided(ex, line, why)
+    else:
+        import role_sched
+        role_sched.undecided(line, why)
 
 
 def invalid(kind: str, ident: int, count, nargs: int) -> str | None:
