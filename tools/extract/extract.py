@@ -728,6 +728,9 @@ def instance_record(args) -> dict:
     return rec
 
 
+NOTE_WIDTH = 160  # characters of a binding's description on stderr (the model holds all of it)
+
+
 def note_bindings(instance: dict) -> None:
     """Says on stderr that the model fixed values the source leaves to run time, so that a complete
     model's assumptions are not only inside the JSON (docs/extract.md, the representative instance)."""
@@ -738,7 +741,8 @@ def note_bindings(instance: dict) -> None:
           "the source leaves to run time are bound (extraction.instance.bindings; --instance none leaves them "
           "unresolved):", file=sys.stderr)
     for b in bound[:5]:
-        print(f"  line {b['line']} (value {b['value']}): {b['what']}", file=sys.stderr)
+        what = b["what"] if len(b["what"]) <= NOTE_WIDTH else b["what"][:NOTE_WIDTH - 3].rstrip() + "..."
+        print(f"  line {b['line']} (value {b['value']}): {what}", file=sys.stderr)
     if len(bound) > 5:
         print(f"  ... and {len(bound) - 5} more", file=sys.stderr)
 
