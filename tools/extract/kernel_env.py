@@ -1545,11 +1545,14 @@ def _store_item(target: ast.Subscript, value, ev: Evaluator, line: int) -> None:
     obj = ev.value(target.value)
     if isinstance(obj, host_torch.HostTensor):
         return  # `t[...] = v` changes a host tensor's values only, which are not modelled (host_torch.py)
+    if isinstance(obj, (dict, list)) and not isinstance(target.slice, ast.Slice):
+        key = ev.value(target.slice)
+        if isinstance(key, Unresolved):
+            raise UnresolvedError(key)
+        obj[key] = value  # an Unresolved value is stored as such: a later read of the item names it
+        return
     if isinstance(value, Unresolved):
         raise UnresolvedError(value)
-    if isinstance(obj, (dict, list)) and not isinstance(target.slice, ast.Slice):
-        obj[ev.value(target.slice)] = value
-        return
     raise ConvertError(f"line {line}: item assignment to {ast.unparse(target.value)!r}, not a local dict or list")
 
 
@@ -1827,16 +1830,19 @@ def bind_targets(targets, value, env: dict, line: int) -> None:
 
 
 def module_names(tree: ast.Module, file: str, directory: str | None = None) -> dict:
-    """Module-level names of a sibling file: constants, functions, imports, decidable ifs, and
-    augmented assignments (`__all__ += [...]`, run as module_exec runs the kernel file's).  The
+    """Module-level names of a sibling file: constants, functions, classes, imports, and every other
+    statement run as module_exec runs the kernel file's (item stores, `__all__ += [...]`, ifs).  The
     environment records the module's directory (DIR_KEY), so a relative import inside one of its
     functions names a module next to it."""
     env: dict = {FILE_KEY: file}
     if directory is not None:
         env[DIR_KEY] = directory
+    import module_exec
     for st in tree.body:
         ev = Evaluator(env)
-        if isinstance(st, (ast.Assign, ast.AnnAssign)) and st.value is not None:
+        if isinstance(st, (ast.Assign, ast.AnnAssign)) and st.value is not None and \
+                not any(isinstance(n, ast.Subscript) for t in (st.targets if isinstance(st, ast.Assign) else
+                                                               [st.target]) for n in ast.walk(t)):
             targets = st.targets if isinstance(st, ast.Assign) else [st.target]
             v = eval_or_unresolved(ev, st.value, "/".join(n for t in targets for n in names_of(t)), st.lineno)
             bind_targets(targets, v, env, st.lineno)
@@ -1847,8 +1853,12 @@ def module_names(tree: ast.Module, file: str, directory: str | None = None) -> d
                                        "classes are)")
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
             bind_imports(st, env)
-        elif isinstance(st, ast.AugAssign):
-            import module_exec
+        elif not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant)):
+            # every other statement as Python runs it at import (module_exec.py): an item store into
+            # a container another module shares (`CONFIG["ROWS"] = 64` on a dict imported from a
+            # sibling), a method call that changes one, if/for/while, del -- or the names it may
+            # change made unresolved; before, such statements of a sibling module were skipped and
+            # a reader of the container saw its value from before them
             module_exec.run_statement(st, env, ev)
     return env
 
