@@ -1241,7 +1241,7 @@ def _free_reads(fn: ast.FunctionDef, nested: bool, uses: list | None = None) -> 
     binds itself (its parameters, assignments) when `nested` (a helper's own `load_b` parameter is
     not the outer `load_b`).  `uses` collects (name node, parent) pairs."""
     reads, bound, stack = set(), set(), list(fn.body)
-    parent = {id(c): n for n in ast.walk(fn) for c in ast.iter_child_nodes(n)}
+    parent = {id(c): n for n in ast.walk(fn) for c in ast.iter_child_nodes(n)} if uses is not None else {}
     if nested:
         a = fn.args
         bound.update(x.arg for x in a.posonlyargs + a.args + a.kwonlyargs)
@@ -1282,7 +1282,12 @@ def _escaping_defs(outer: ast.FunctionDef, local_defs: dict) -> set:
     reached code (_reachable_defs) other than as the callee of a call (`f(...)`: the walk follows
     it where it runs) or as an argument of a call of a nested def (the walk binds the parameter and
     follows the helper's calls of it).  Handed to anything else (a builder call, a container, a
-    return) it may be called: such a def is walked on its own, as before."""
+    return) it may be called: such a def is walked on its own, as before.  Computed once per
+    function and set of nested defs (a helper is walked at each of its calls)."""
+    key = tuple(sorted((n, id(f.node)) for n, f in local_defs.items()))
+    memo = getattr(outer, "_escaping_memo", None)
+    if memo is not None and memo[0] == key:
+        return memo[1]
     out = set()
     reached = _reachable_defs(outer, local_defs)
     for fn, nested in [(outer, False)] + [(local_defs[n].node, True) for n in reached]:
@@ -1301,6 +1306,7 @@ def _escaping_defs(outer: ast.FunctionDef, local_defs: dict) -> set:
                 if call is not None and isinstance(call.func, ast.Name) and call.func.id in local_defs:
                     continue
             out.add(node.id)
+    outer._escaping_memo = (key, out)
     return out
 
 
