@@ -390,11 +390,15 @@ def compare(model_path, mirrors, verify, out_dir, replace=False):
         run_extract(text, path, repo, commit, model["kernel"], bundled_params(model),
                     os.path.join(out_dir, model["kernel"] + ".json"))
     _, _, dflt = run_extract(text, path, repo, commit, model["kernel"], [], None)
+    if out_dir and dflt:  # the default configuration's model beside the bundled one's
+        with open(os.path.join(out_dir, model["kernel"] + ".default.json"), "w") as f:
+            json.dump(dflt, f, indent=1)
     ext = got["extraction"]
     row["unresolved"] = ext["unresolved"]
     row["complete"] = ext["complete"]
     row["complete_default"] = bool(dflt and dflt["extraction"]["complete"])
     row["unresolved_default"] = len(dflt["extraction"]["unresolved"]) if dflt else None
+    row["unresolved_default_items"] = dflt["extraction"]["unresolved"] if dflt else None
     row["buffers_bundled"] = len(model["buffers"])
     row["buffers_extracted"] = len(got["buffers"])
     row["agree"] = agree
