@@ -491,7 +491,8 @@ def main(argv=None):
     ap.add_argument("--models", default=os.path.join(ROOT, "models", "kernels"))
     ap.add_argument("--verify", default=os.path.join(ROOT, "build", "tirx-verify"))
     ap.add_argument("--doc", help="write the table into this file's generated section")
-    ap.add_argument("--out", help="keep the extracted models in this directory")
+    ap.add_argument("--out", help="keep the extracted models in this directory: KERNEL.json at the bundled "
+                    "configuration, KERNEL.default.json at the kernel's default one")
     ap.add_argument("--only", action="append", default=[], help="only these kernels")
     ap.add_argument("--json", action="store_true", help="rows as JSON")
     ap.add_argument("--replace", action="append", default=[],
