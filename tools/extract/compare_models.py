@@ -389,10 +389,8 @@ def compare(model_path, mirrors, verify, out_dir, replace=False):
     if out_dir:
         run_extract(text, path, repo, commit, model["kernel"], bundled_params(model),
                     os.path.join(out_dir, model["kernel"] + ".json"))
-    _, _, dflt = run_extract(text, path, repo, commit, model["kernel"], [], None)
-    if out_dir and dflt:  # the default configuration's model beside the bundled one's
-        with open(os.path.join(out_dir, model["kernel"] + ".default.json"), "w") as f:
-            json.dump(dflt, f, indent=1)
+    _, _, dflt = run_extract(text, path, repo, commit, model["kernel"], [],  # beside the bundled one's
+                             os.path.join(out_dir, model["kernel"] + ".default.json") if out_dir else None)
     ext = got["extraction"]
     row["unresolved"] = ext["unresolved"]
     row["complete"] = ext["complete"]
