@@ -364,6 +364,7 @@ def main():
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     passed = failed = pending = 0
+    failures = []  # repeated after the summary: a CI log keeps only the tail of a long run
     for (name, case, _), (problems, r) in zip(cases, results):
         if name in dup:
             problems = [f"the case name is not unique in its file"] + problems
@@ -372,10 +373,12 @@ def main():
             print(f"pend {name}\n  pending: {case['pending']}\n  " + "\n  ".join(problems[:3]))
         elif "pending" in case:
             failed += 1
-            print(f"FAIL {name}\n  passes now: remove \"pending\" ({case['pending']})")
+            failures.append(f"FAIL {name}\n  passes now: remove \"pending\" ({case['pending']})")
+            print(failures[-1])
         elif problems:
             failed += 1
-            print(f"FAIL {name}\n  " + "\n  ".join(problems))
+            failures.append(f"FAIL {name}\n  " + "\n  ".join(problems))
+            print(failures[-1])
         else:
             passed += 1
             print(f"ok   {name}  ({r['seconds']:.2f} s, {r['rss_mb']:.0f} MB)")
@@ -387,6 +390,8 @@ def main():
     print(f"{passed} passed, {failed} failed" + (f", {pending} pending" if pending else "") +
           f"  ({wall:.1f} s wall, {a.jobs} jobs, {limit} {a.memory_mb} MB, "
           f"timeout {runner.timeout:.0f} s)")
+    if failures:
+        print("failed cases (again, as above):\n" + "\n".join(f[:2000] for f in failures))
     return 1 if failed else 0
 
 
