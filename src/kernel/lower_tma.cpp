@@ -261,7 +261,31 @@ struct Inputs {
   const ResolvedBuffer* g;
   std::vector<std::pair<std::int64_t, std::int64_t>> s_reg, g_reg;
   std::vector<std::int64_t> g_starts, g_extents;
+  // The global region (the box) runs past the tensor in some dimension (a tile copy's
+  // past_tensor): planning slices a layout whose dimensions are extended to hold the box
+  // (g_shape_ext), while the tensor map keeps the tensor's own dims.
+  bool g_past = false;
+  std::vector<std::int64_t> g_shape_ext;
 };
+
+// The global layout with its dimensions extended to g_shape_ext (same strides): only a layout of
+// one iterator per dimension, as written, can be extended without inventing strides.
+TileLayout extended_global(const Inputs& in) {
+  const ResolvedBuffer& G = *in.g;
+  const auto& shape = G.model->shape;
+  if (G.layout->is_compose())
+    refuse_tma("not-modelled", "a box past its tensor over a swizzled global layout is not modelled");
+  const TileLayout& gl = G.layout->tile();
+  bool plain = gl.shard.size() == shape.size() && gl.replica.empty();
+  for (std::size_t d = 0; plain && d < shape.size(); ++d) plain = gl.shard[d].extent == shape[d] && gl.shard[d].axis.is_memory();
+  if (!plain)
+    refuse_tma("not-modelled", fmt::format("a box past its tensor needs a global layout of one memory iterator per "
+                                           "dimension, extent for extent, to extend; '{}' of '{}' is not",
+                                           G.model->layout, G.model->name));
+  std::vector<Iter> shard = gl.shard;
+  for (std::size_t d = 0; d < shard.size(); ++d) shard[d].extent = in.g_shape_ext[d];
+  return TileLayout(shard, gl.replica, gl.offset);
+}
 
 TmaPlan finish(const Spec& sp, const Inputs& in, std::int64_t smem_elem_offset, std::int64_t max_issues,
                const char* planner) {
@@ -345,17 +369,18 @@ TmaPlan plan_auto(const Inputs& in, std::int64_t max_issues) {
                                          order[p], cur.stride, prev.stride * prev.extent, prev.extent));
   }
   // Global side: slice each dimension, group jointly with the shared iters and the copy dims.
-  const TileLayout gt = pre_swizzle_tile(*G.layout, G.model->shape);
+  const std::vector<std::int64_t>& gshape = in.g_past ? in.g_shape_ext : G.model->shape;
+  const TileLayout gt = in.g_past ? extended_global(in) : pre_swizzle_tile(*G.layout, G.model->shape);
   require_plain(gt, "global", "global-slice");
-  auto gg = try_group(gt, G.model->shape);
+  auto gg = try_group(gt, gshape);
   if (!gg) refuse_tma("global-slice", "the global layout cannot be grouped by the buffer's shape");
   std::vector<Iter> gshard;
   OffsetMap goff = gg->layout.offset;
-  for (std::size_t d = 0; d < G.model->shape.size(); ++d) {
+  for (std::size_t d = 0; d < gshape.size(); ++d) {
     std::vector<Iter> block(gg->layout.shard.begin() + static_cast<std::ptrdiff_t>(gg->seps[d]),
                             gg->layout.shard.begin() + static_cast<std::ptrdiff_t>(gg->seps[d + 1]));
     if (block.empty()) continue;  // an extent-1 dimension: group_many below restores a unit iter
-    const std::int64_t dim_shape[1] = {G.model->shape[d]};
+    const std::int64_t dim_shape[1] = {gshape[d]};
     const std::pair<std::int64_t, std::int64_t> dim_reg[1] = {in.g_reg[d]};
     std::optional<Layout> s;
     try {
@@ -562,10 +587,14 @@ TmaLowering lower_tma_copy(const KernelContext& ctx, const Region& shared, const
     return out;
   }
   for (const auto& d : shared.dims) in.s_reg.emplace_back(d.lo, d.hi);
-  for (const auto& d : global.dims) {
+  for (std::size_t k = 0; k < global.dims.size(); ++k) {
+    const RegionDim& d = global.dims[k];
     in.g_reg.emplace_back(d.lo, d.hi);
     in.g_starts.push_back(d.lo);
     in.g_extents.push_back(d.hi - d.lo);
+    const std::int64_t extent = k < in.g->model->shape.size() ? in.g->model->shape[k] : d.hi;
+    in.g_past = in.g_past || d.hi > extent;
+    in.g_shape_ext.push_back(std::max(extent, d.hi));
   }
   std::string auto_why;
   try {

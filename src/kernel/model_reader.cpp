@@ -226,7 +226,8 @@ const BufferModel* OpEnv::buffer(std::string_view name) const {
   return nullptr;
 }
 
-Region OpEnv::bind(std::string_view text, const std::string& path, const std::vector<std::string>& scopes) {
+Region OpEnv::bind(std::string_view text, const std::string& path, const std::vector<std::string>& scopes,
+                   bool past_allowed) {
   Region r;
   try {
     r = parse_region(text);
@@ -247,23 +248,24 @@ Region OpEnv::bind(std::string_view text, const std::string& path, const std::ve
     doc_.fail(path, fmt::format("names buffer '{}' in scope {}, but this operand must be {}", b->name, b->scope, list));
   }
   try {
-    bind_region(r, b->shape);
+    bind_region(r, b->shape, past_allowed);
   } catch (const InputError& e) {
     doc_.fail(path, e.message());
   }
   return r;
 }
 
-Region OpEnv::region(ObjectReader& o, const char* key, const std::vector<std::string>& scopes) {
-  auto r = opt_region(o, key, scopes);
+Region OpEnv::region(ObjectReader& o, const char* key, const std::vector<std::string>& scopes, bool past_allowed) {
+  auto r = opt_region(o, key, scopes, past_allowed);
   if (!r) o.fail(key, "is missing");
   return *r;
 }
 
-std::optional<Region> OpEnv::opt_region(ObjectReader& o, const char* key, const std::vector<std::string>& scopes) {
+std::optional<Region> OpEnv::opt_region(ObjectReader& o, const char* key, const std::vector<std::string>& scopes,
+                                        bool past_allowed) {
   auto text = o.opt_str(key);
   if (!text) return std::nullopt;
-  return bind(*text, o.path_of(key), scopes);
+  return bind(*text, o.path_of(key), scopes, past_allowed);
 }
 
 std::vector<Region> OpEnv::regions(ObjectReader& o, const char* key, const std::vector<std::string>& scopes) {

@@ -95,9 +95,11 @@ class OpEnv {
   const DocumentContext& doc() const { return doc_; }
   // Reads `key` as a region (required) of a buffer in one of `scopes` (empty: any scope) and
   // binds it to the buffer's shape. Throws model.schema at the key for an unknown buffer, a
-  // scope not in the list, or bounds outside the shape.
-  Region region(ObjectReader& o, const char* key, const std::vector<std::string>& scopes);
-  std::optional<Region> opt_region(ObjectReader& o, const char* key, const std::vector<std::string>& scopes);
+  // scope not in the list, or bounds outside the shape (`past_allowed`: upper bounds past the
+  // shape are accepted, bind_region's rule for a TMA box past its tensor).
+  Region region(ObjectReader& o, const char* key, const std::vector<std::string>& scopes, bool past_allowed = false);
+  std::optional<Region> opt_region(ObjectReader& o, const char* key, const std::vector<std::string>& scopes,
+                                   bool past_allowed = false);
   // Reads `key` as an array of regions (each as region()).
   std::vector<Region> regions(ObjectReader& o, const char* key, const std::vector<std::string>& scopes);
   // Reads `key` as an address: a point region string (every dimension an index) of a buffer in
@@ -114,7 +116,8 @@ class OpEnv {
   const BufferModel* buffer(std::string_view name) const;
 
  private:
-  Region bind(std::string_view text, const std::string& path, const std::vector<std::string>& scopes);
+  Region bind(std::string_view text, const std::string& path, const std::vector<std::string>& scopes,
+             bool past_allowed = false);
   const DocumentContext& doc_;
   const std::vector<BufferModel>& buffers_;
 };

@@ -69,11 +69,24 @@ std::vector<RegionAccess> op_accesses(const Op& op, const KernelModel& m) {
           read(d.src);
           write(d.dst);
         } else if constexpr (std::is_same_v<T, CopyOp>) {
-          read(d.src);
           const BufferModel* src = m.find_buffer(d.src.buffer);
           const BufferModel* dst = m.find_buffer(d.dst.buffer);
+          if (d.past_tensor) {  // a TMA box past its tensor touches only its part inside
+            const bool store = dst && dst->scope == "global";
+            const Region* g = d.global_touched(store);
+            if (store) {
+              read(d.src);
+              if (g) d.reduce.empty() ? write(*g) : rmw(*g, true);
+            } else {
+              if (g) read(*g);
+              write(d.dst);
+            }
+            return;
+          }
+          read(d.src);
           const bool from_regs = src && dst && src->scope == "local" && dst->scope != "local";
-          write(d.dst, from_regs ? &d.src : nullptr);
+          if (!d.reduce.empty()) rmw(d.dst, true);  // a TMA reduction reads the global it writes
+          else write(d.dst, from_regs ? &d.src : nullptr);
         }
       },
       op.data);

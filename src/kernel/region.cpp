@@ -1,7 +1,9 @@
 // Buffer regions (region.hpp): parsing, binding to a shape, element order.
 #include "tirx_verify/kernel/region.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -143,7 +145,7 @@ Region parse_region(std::string_view text) {
   return r;
 }
 
-void bind_region(Region& r, const std::vector<std::int64_t>& shape) {
+void bind_region(Region& r, const std::vector<std::int64_t>& shape, bool past_allowed) {
   if (r.dims.empty()) {
     for (auto e : shape) r.dims.push_back({0, e, false});
     return;
@@ -155,11 +157,43 @@ void bind_region(Region& r, const std::vector<std::int64_t>& shape) {
   for (std::size_t k = 0; k < shape.size(); ++k) {
     RegionDim& d = r.dims[k];
     if (d.hi == kOpen) d.hi = shape[k];
-    if (d.lo >= d.hi || d.hi > shape[k])
+    if (d.lo >= d.hi || (!past_allowed && d.hi > shape[k]))
       throw InputError("model.schema",
                        fmt::format("region '{}': dimension {} selects [{}, {}) outside [0, {}) of buffer '{}'", r.text, k,
                                    d.lo, d.hi, shape[k], r.buffer));
+    if (past_allowed && d.hi - d.lo > kMaxPastExtent)
+      throw InputError("model.schema",
+                       fmt::format("region '{}': dimension {} selects [{}, {}), more than {} elements", r.text, k, d.lo,
+                                   d.hi, kMaxPastExtent));
   }
+  if (past_allowed) {  // past the shape the buffer no longer bounds the element count
+    std::int64_t n = 1;
+    for (const RegionDim& d : r.dims)
+      if (__builtin_mul_overflow(n, d.hi - d.lo, &n))
+        throw InputError("model.schema", fmt::format("region '{}' selects more elements than int64 holds", r.text));
+  }
+}
+
+bool region_inside(const Region& r, const std::vector<std::int64_t>& shape) {
+  for (std::size_t k = 0; k < r.dims.size() && k < shape.size(); ++k)
+    if (r.dims[k].hi > shape[k]) return false;
+  return true;
+}
+
+std::optional<Region> clip_region(const Region& r, const std::vector<std::int64_t>& shape) {
+  Region c = r;
+  for (std::size_t k = 0; k < c.dims.size() && k < shape.size(); ++k) {
+    RegionDim& d = c.dims[k];
+    if (d.lo >= shape[k]) return std::nullopt;
+    d.hi = std::min(d.hi, shape[k]);
+  }
+  std::string text = c.buffer + "[";
+  for (std::size_t k = 0; k < c.dims.size(); ++k) {
+    const RegionDim& d = c.dims[k];
+    text += (k ? ", " : "") + (d.point ? std::to_string(d.lo) : fmt::format("{}:{}", d.lo, d.hi));
+  }
+  c.text = text + "]";
+  return c;
 }
 
 }  // namespace tirx::kernel

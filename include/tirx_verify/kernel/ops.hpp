@@ -144,12 +144,32 @@ struct AllocOp {
 // copy / copy_async at tile level (TIRx Tx.copy, Tx.copy_async).
 struct CopyOp {
   bool async = true;
-  Region dst, src;
+  Region dst, src;         // as written; with past_tensor the global one is the TMA box
   std::string dispatch;    // tma, tcgen05, tcgen05.cp, ldstmatrix, thread
-  int access_bytes = 0;    // thread: bytes per thread per instruction
+  int access_bytes = 0;    // thread: bytes per thread per instruction (32 only against global)
   // tcgen05: the row immediate (TMEM lanes, warp-relative) the compiler emitted for the first
   // 16-row slab, when known from its output; the check uses it instead of the derived row.
   std::optional<std::int64_t> row_imm;
+  // tma: the global region (the box) runs past its tensor; `inside` is its part inside the
+  // tensor (nullopt: wholly past, the TMA reads or writes no global memory). Box elements past
+  // the tensor are filled (load: zeros) or not written (store): PTX ISA 9.1 §5.5 Tensors,
+  // out-of-bound access of the bounding box.
+  bool past_tensor = false;
+  std::optional<Region> inside;
+  // tma, shared -> global: cp.reduce.async.bulk.tensor's .redOp ("add", "min", "max", "inc",
+  // "dec", "and", "or", "xor"; PTX ISA 8.0+, cp.reduce.async.bulk.tensor, sm_90); empty: a
+  // plain store.
+  std::string reduce;
+  // tcgen05.cp: the instruction shape and multicast TIRx's shape=/multicast= name (spelled as
+  // the instruction's, e.g. 64x128b.warpx2::02_13); nullopt: not given.
+  std::optional<hw::CpShape> cp_shape;
+
+  // The global side's region that memory is actually touched through (dispatch tma): `inside`
+  // under past_tensor, else the global operand itself. nullptr: none.
+  const Region* global_touched(bool global_is_dst) const {
+    if (past_tensor) return inside ? &*inside : nullptr;
+    return global_is_dst ? &dst : &src;
+  }
 };
 
 // gemm_async at tile level (TIRx Tx.gemm_async): D[m, n] += sum_k A[m, k] B[n, k].

@@ -50,8 +50,18 @@ Region parse_region(std::string_view text);
 
 // Completes a parsed region against its buffer's shape: an unsubscripted name becomes every
 // element; open bounds are filled in. Throws InputError("model.schema") when the number of
-// indices differs from the rank or a bound is outside [0, shape[d]] or empty.
-void bind_region(Region& r, const std::vector<std::int64_t>& shape);
+// indices differs from the rank or a bound is outside [0, shape[d]] or empty. With
+// `past_allowed` (a TMA box that runs past its tensor: a tile copy's `past_tensor`) an upper
+// bound past shape[d] is accepted, up to kMaxPastExtent elements per dimension.
+inline constexpr std::int64_t kMaxPastExtent = std::int64_t{1} << 32;
+void bind_region(Region& r, const std::vector<std::int64_t>& shape, bool past_allowed = false);
+
+// Whether a bound region lies inside `shape` (every upper bound at most the extent).
+bool region_inside(const Region& r, const std::vector<std::int64_t>& shape);
+
+// The part of a bound region inside `shape` (upper bounds cut to the extents; `text` rewritten
+// with explicit bounds), or nullopt when the region lies wholly past it in some dimension.
+std::optional<Region> clip_region(const Region& r, const std::vector<std::int64_t>& shape);
 
 // A TMEM address relative to the allocation base: lane in bits 31..16, column in 15..0.
 struct TmemRef {

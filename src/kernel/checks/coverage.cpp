@@ -197,7 +197,8 @@ struct Root {
   bool undecided = false;
   std::int64_t points = 0;
   std::int64_t implicit_passes = 0;     // register rewrites taken as loop iterations
-  std::int64_t implicit_inits = 0;      // register accumulators first read by an MMA (zeroed by arithmetic)
+  std::int64_t implicit_inits = 0;      // register accumulators first read by an MMA (zeroed by arithmetic),
+                                        // or global elements a TMA reduction adds to
 };
 
 // Region element index and replica of a point.
@@ -559,7 +560,9 @@ class Coverage {
   void read_units(std::span<Cell> st, std::size_t id) {
     Access& a = accesses_[id];
     const auto& cells = *a.cells;
-    const bool local_rmw = a.acc.rmw && roots_[a.root].space == Space::kLocal;
+    // A register accumulator zeroed by thread arithmetic, or a TMA reduction into global memory
+    // (copy_async "reduce"): it adds to what the host or an earlier launch left there.
+    const bool local_rmw = a.acc.rmw && (roots_[a.root].space == Space::kLocal || roots_[a.root].space == Space::kGlobal);
     bool reported = false;
     std::int64_t* live = live_.data();
     std::uint8_t* consumed = consumed_.data();
@@ -572,7 +575,8 @@ class Coverage {
         if (reported) continue;
         reported = true;
         if (local_rmw) {
-          // A register accumulator (mma.sync C, wgmma D) zeroed by thread arithmetic (mov).
+          // A register accumulator (mma.sync C, wgmma D) zeroed by thread arithmetic (mov), or a
+          // global reduction target.
           ++roots_[a.root].implicit_inits;
           continue;
         }
@@ -940,7 +944,11 @@ class Coverage {
         msg += fmt::format(" ({} register rewrite(s) with no op reading in between taken as loop iterations whose "
                            "consumer is thread arithmetic)",
                            r.implicit_passes);
-      if (r.implicit_inits)
+      if (r.implicit_inits && r.space == Space::kGlobal)
+        msg += fmt::format(" ({} TMA reduction(s) add to global memory no op wrote: what the host or an earlier "
+                           "launch left there)",
+                           r.implicit_inits);
+      else if (r.implicit_inits)
         msg += fmt::format(" ({} accumulating MMA(s) read register accumulators no op wrote: taken as zeroed by thread "
                            "arithmetic (mov), which the format does not describe)",
                            r.implicit_inits);

@@ -79,6 +79,12 @@ struct Sides {
   std::vector<RegionBits> row_bits;
   std::vector<std::unique_ptr<BitIndex>> row_index;
   std::vector<std::int64_t> row_offset;
+  // A tile copy whose box runs past its tensor (past_tensor): the global addresses are those of
+  // `inside` (the box's part inside the tensor; nullptr when none is), and inside element k is
+  // box element box_of_inside[k] -- the index both sides share.
+  const Region* inside = nullptr;
+  bool past = false;
+  std::vector<std::int64_t> box_of_inside;
 
   // Global element `i` of the (concatenated) global side: its region and index there.
   std::pair<const Region*, std::int64_t> global_at(std::int64_t i) const {
@@ -116,6 +122,7 @@ struct Verdict {
   std::string message;
   nlohmann::json witness;
   std::int64_t pieces = 0, mismatches = 0, outside = 0, oob = 0, uncovered = 0;
+  std::int64_t past_tensor = 0;  // region elements whose box element lies past the tensor
 };
 
 Verdict simulate(const KernelContext& ctx, const TmaRun& run, const Sides& sd) {
@@ -209,6 +216,7 @@ Verdict simulate(const KernelContext& ctx, const TmaRun& run, const Sides& sd) {
         }
         if (hit) last_index = hit->index;
         if (hit) hit->index += row_off;
+        if (hit && sd.past) hit->index = sd.box_of_inside[static_cast<std::size_t>(hit->index)];
         if (!hit) {
           ++v.outside;
           if (!have_outside) {
@@ -243,6 +251,15 @@ Verdict simulate(const KernelContext& ctx, const TmaRun& run, const Sides& sd) {
         e[i] = 0;
       }
     }
+  }
+  if (sd.past) {  // box elements past the tensor: the TMA fills them (load) or skips them (store)
+    std::vector<char> in_tensor(covered.size(), 0);
+    for (std::int64_t b : sd.box_of_inside) in_tensor[static_cast<std::size_t>(b)] = 1;
+    for (std::size_t i = 0; i < covered.size(); ++i)
+      if (!in_tensor[i]) {
+        covered[i] = 1;
+        ++v.past_tensor;
+      }
   }
   std::int64_t first_uncovered = -1;
   for (std::size_t i = 0; i < covered.size(); ++i)
@@ -335,14 +352,18 @@ struct Prepared {
   std::optional<KernelFinding> early;  // n/a / undecided / fail before simulating
 };
 
+// `past`: a box past its tensor, whose part inside is `inside` (nullptr: none).
 Prepared prepare(const KernelContext& ctx, std::size_t op_index, const Region& global, const Region& smem,
-                 const std::vector<Region>* gather_rows = nullptr) {
+                 const std::vector<Region>* gather_rows = nullptr, bool past = false,
+                 const Region* inside = nullptr) {
   Prepared p;
   Sides& sd = p.sd;
   sd.g = ctx.buffer(global.buffer);
   sd.s = ctx.buffer(smem.buffer);
   sd.gr = &global;
   sd.sr = &smem;
+  sd.past = past;
+  sd.inside = inside;
   if (gather_rows)
     for (const Region& r : *gather_rows) sd.grows.push_back(&r);
   for (const ResolvedBuffer* b : {sd.g, sd.s})
@@ -351,7 +372,14 @@ Prepared prepare(const KernelContext& ctx, std::size_t op_index, const Region& g
                            fmt::format("the layout of '{}' did not parse: {}", b->model->name, b->layout_error));
       return p;
     }
-  sd.gb = region_bits(*sd.g, global, kMaxTmaRegionElements, /*want_bits=*/false);  // only inverted
+  const Region& addressed = past ? (inside ? *inside : global) : global;
+  if (past && inside) {
+    sd.box_of_inside.reserve(static_cast<std::size_t>(inside->size()));
+    for (std::int64_t k = 0; k < inside->size(); ++k) sd.box_of_inside.push_back(*global.index_of(inside->coord(k)));
+  }
+  sd.gb = past && !inside ? RegionBits{}  // wholly past the tensor: no global address is ever looked up
+                          : region_bits(*sd.g, addressed, kMaxTmaRegionElements, /*want_bits=*/false);  // only inverted
+  if (past && !inside) sd.gb.elem_bits = sd.g->elem_bits;
   std::int64_t offset = 0;
   for (const Region* r : sd.grows) {
     sd.row_bits.push_back(region_bits(*sd.g, *r, kMaxTmaRegionElements));
@@ -381,9 +409,10 @@ Prepared prepare(const KernelContext& ctx, std::size_t op_index, const Region& g
     p.early = std::move(f);
     return p;
   }
+  if (past && !inside) return p;
   sd.gi.emplace(sd.gb);
   if (!sd.gi->usable()) {
-    sd.gb = region_bits(*sd.g, global, kMaxTmaRegionElements);
+    sd.gb = region_bits(*sd.g, addressed, kMaxTmaRegionElements);
     sd.gi.emplace(sd.gb);
   }
   return p;
@@ -571,8 +600,8 @@ KernelFinding check_tile(const KernelContext& ctx, std::size_t i, const CopyOp& 
   const ResolvedBuffer* dst = ctx.buffer(c.dst.buffer);
   const bool load = dst->scope == prove::Scope::kShared;
   const Region& smem = load ? c.dst : c.src;
-  const Region& global = load ? c.src : c.dst;
-  Prepared p = prepare(ctx, i, global, smem);
+  const Region& global = load ? c.src : c.dst;  // the box as written (past_tensor: past the tensor)
+  Prepared p = prepare(ctx, i, global, smem, nullptr, c.past_tensor, c.global_touched(!load));
   if (p.early) return *p.early;
   const Sides& sd = p.sd;
   const TmaLowering low = lower_tma_copy(ctx, smem, global);
@@ -589,7 +618,7 @@ KernelFinding check_tile(const KernelContext& ctx, std::size_t i, const CopyOp& 
   const TmaRun run = run_of_plan(*low.plan);
   const Verdict v = simulate(ctx, run, sd);
   if (v.kind == Verdict::kLimit) return op_finding(ctx, i, prove::Status::kUndecided, v.message);
-  const nlohmann::json plan = {{"planner", low.plan->planner},
+  nlohmann::json plan_json = {{"planner", low.plan->planner},
                                {"dtype", low.plan->dtype},
                                {"box", run.box},
                                {"dims", run.dims},
@@ -598,10 +627,25 @@ KernelFinding check_tile(const KernelContext& ctx, std::size_t i, const CopyOp& 
                                {"instructions", run.issues.size()},
                                {"first_coords", run.issues.front().coords},
                                {"first_smem_byte", run.issues.front().smem_byte}};
+  if (c.past_tensor) plan_json["past_tensor_elements"] = v.past_tensor;
+  const nlohmann::json& plan = plan_json;
+  if (!c.reduce.empty()) plan_json["reduce"] = c.reduce;
   if (v.kind == Verdict::kPass) {
+    std::string past;
+    if (c.past_tensor)
+      past = c.inside ? fmt::format("; {} of its elements pair with box elements past tensor '{}' {}, which the TMA {}",
+                                    v.past_tensor, sd.g->model->name, coord_text(sd.g->model->shape),
+                                    load ? "fills with zeros" : "does not write")
+                      : fmt::format("; the box lies wholly past tensor '{}' {}: the TMA {} (PTX ISA, tensor out-of-bound "
+                                    "access)",
+                                    sd.g->model->name, coord_text(sd.g->model->shape),
+                                    load ? "reads no global memory and fills every element with zeros"
+                                         : "writes no global memory");
     KernelFinding f = op_finding(ctx, i, prove::Status::kPass,
-                                 fmt::format("TVM's {} plan ({}) {} every element of {} where the layout puts it",
-                                             low.plan->planner, run_text(run), load ? "writes" : "reads", smem.text));
+                                 fmt::format("TVM's {} plan ({}) {} every element of {} where the layout puts it{}{}",
+                                             low.plan->planner, run_text(run), load ? "writes" : "reads", smem.text,
+                                             c.reduce.empty() ? "" : fmt::format(" (reduction .{} into global)", c.reduce),
+                                             past));
     f.related = {sd.g->model->name, sd.s->model->name};
     f.witness = {{"plan", plan}};
     return f;

@@ -8,6 +8,8 @@
 //                                             .ws), a_tmem's buffer layout
 //   copy / copy_async, dispatch tcgen05 (c)   as (a), through the plan TVM's dispatcher derives
 //   gemm_async                          (c)   as (b), through the derived instruction tiles
+//   copy / copy_async, dispatch         (d)   the TMEM region's layout: each element's images
+//     tcgen05.cp with a shape                 are the lanes the shape's multicast writes
 //
 // One finding per such op (tmem_datapath_ldst.cpp, tmem_datapath_mma.cpp do the work).
 #include <fmt/format.h>
@@ -27,8 +29,9 @@ std::vector<KernelFinding> tmem_datapath(const KernelContext& ctx) {
     const auto* m = std::get_if<MmaOp>(&op.data);
     const auto* c = std::get_if<CopyOp>(&op.data);
     const auto* g = std::get_if<GemmAsyncOp>(&op.data);
+    const CopyOp* cp = c && c->dispatch == "tcgen05.cp" && c->cp_shape ? c : nullptr;
     if (c && c->dispatch != "tcgen05") c = nullptr;
-    if (!l && !m && !c && !g) continue;
+    if (!l && !m && !c && !g && !cp) continue;
     if (!ctx.target->tmem) {
       out.push_back(op_finding(ctx, i, prove::Status::kNotApplicable,
                                fmt::format("target {} has no tensor memory", ctx.target->name)));
@@ -38,6 +41,7 @@ std::vector<KernelFinding> tmem_datapath(const KernelContext& ctx) {
     if (m) out.push_back(tmem_mma_op(ctx, cache, memo, i, *m));
     if (c) out.push_back(tmem_copy_op(ctx, cache, i, *c));
     if (g) out.push_back(tmem_gemm_op(ctx, cache, memo, i, *g));
+    if (cp) out.push_back(tmem_cp_copy_op(ctx, cache, i, *cp));
   }
   return out;
 }

@@ -2,6 +2,7 @@
 // them over the ops; docs/checks.md "kernel.tmem-datapath").
 //   tmem_datapath_ldst.cpp  tcgen05.ld/st, and copy_async with dispatch tcgen05 (derived plan)
 //   tmem_datapath_mma.cpp   tcgen05.mma (d_region, a_tmem), and gemm_async's D and TMEM A
+//   tmem_datapath_cp.cpp    copy / copy_async with dispatch tcgen05.cp and a named shape
 #pragma once
 
 #include <map>
@@ -18,6 +19,9 @@ inline constexpr std::int64_t kTmemCheckMaxPoints = std::int64_t{1} << 22;
 
 KernelFinding tmem_ldst_op(const KernelContext& ctx, ImageCache& cache, std::size_t i, const LdStOp& l);
 KernelFinding tmem_copy_op(const KernelContext& ctx, ImageCache& cache, std::size_t i, const CopyOp& c);
+// A tile tcgen05.cp copy with c.cp_shape set: every element's TMEM images are the lanes the
+// shape's multicast writes one source row to (tmem_datapath_cp.cpp's header).
+KernelFinding tmem_cp_copy_op(const KernelContext& ctx, ImageCache& cache, std::size_t i, const CopyOp& c);
 // The accumulator problems already computed in this run, by (region, data path, tiles): the K
 // steps of one accumulation repeat them.
 using AccumulatorMemo = std::map<std::string, std::vector<Problem>>;
