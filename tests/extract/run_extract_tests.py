@@ -184,13 +184,18 @@ def main():
             results = {i: f.result() for i, f in futures.items()}
         for i in alone:
             results[i] = check_case(i, cases[i], verify, td)
+        failures = []  # repeated after the summary: a CI log keeps only the tail of a long run
         for i, c in enumerate(cases):
             problems = results[i]
             print(f"{'ok' if not problems else 'FAIL'}: {c['name']}")
             for p in problems:
                 print(f"    {p}")
+            if problems:
+                failures.append("FAIL: " + c["name"] + "".join(f"\n    {p}"[:2000] for p in problems))
             failed += bool(problems)
     print(f"{len(cases) - failed}/{len(cases)} extraction cases passed")
+    if failures:
+        print("failed cases (again, as above):\n" + "\n".join(failures))
     return 1 if failed else 0
 
 
