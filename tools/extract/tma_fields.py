@@ -16,7 +16,8 @@ global_dim rule is left to cuTensorMapEncodeTiled at run time, tma.py:209-211), 
 region's extent.  The box's elements outside the tensor are zero-filled on a load and not written
 on a store (PTX ISA, tensor copy out-of-bound access).  The op keeps the region as written with
 `past_tensor: true`; a region wholly past the tensor (a store that writes nothing) too.  A region
-starting before the tensor (a negative start) or empty stays refused.
+starting before the tensor (a negative start) or empty gets no flag: the model reader refuses it
+(extract.model), as before.
 """
 from __future__ import annotations
 
@@ -72,16 +73,13 @@ def _bounds(text: str, shape) -> list | None:
 
 def past_tensor(src: str, sb, dst: str, db) -> bool:
     """Whether the TMA copy's global region runs past (or lies wholly past) its tensor's end in
-    some dimension; ConvertError for a region that starts before the tensor or is empty."""
+    some dimension (a dimension starting before it or empty is left to the model reader's refusal)."""
     past = False
     for text, b in ((src, sb), (dst, db)):
         if b.scope != "global":
             continue
         rg = _bounds(text, b.shape) or []   # another region text: as before, left to the reader
-        for d, ((lo, hi), n) in enumerate(zip(rg, b.shape)):
-            if lo < 0 or hi <= lo:
-                raise ConvertError(f"the TMA copy's global region {text} selects [{lo}, {hi}) of dimension {d} of "
-                                   f"{b.name}: a box starting before the tensor or empty is not a model region")
-            if isinstance(n, int) and hi > n:
+        for (lo, hi), n in zip(rg, b.shape):
+            if isinstance(n, int) and 0 <= lo < hi and hi > n:
                 past = True
     return past
