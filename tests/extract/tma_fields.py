@@ -7,7 +7,7 @@ copies carrying the fields of tools/extract/tma_fields.py.
 * two stores of 32 rows each into C (BATCH rows) with `use_tma_reduce` through a `**cfg` dictionary
   (`reduce`): at BATCH 1 the first runs past C and the second lies wholly past it (the TMA writes
   nothing; both `past_tensor`);
-* a store with `use_tma_reduce=None`: TVM's default, the plain store (no field);
+* a store of B's tile into D with `use_tma_reduce=None`: TVM's default, the plain store (no field);
 * `--param REDUCE=False`: TVM refuses a reduce that is not None and not a mode;
 * `--param LOAD_REDUCE=True`: the reduce also on the load of B, which TVM refuses (shared -> global
   only).
@@ -26,7 +26,7 @@ def store_cfg(mode):
 
 @T.prim_func
 def tma_fields_kernel(A: T.Buffer((BATCH, 64), "float16"), B: T.Buffer((64, 64), "float16"),
-                      C: T.Buffer((BATCH, 64), "float16")):
+                      C: T.Buffer((BATCH, 64), "float16"), D: T.Buffer((64, 64), "float16")):
     bars = T.alloc_buffer((2,), "uint64", scope="shared.dyn")
     A_smem = T.alloc_buffer((64, 64), "float16", scope="shared.dyn",
                             layout=T.ComposeLayout(3, 3, 3, T.TileLayout(T.S[(64, 64):(64, 1)])))
@@ -39,4 +39,4 @@ def tma_fields_kernel(A: T.Buffer((BATCH, 64), "float16"), B: T.Buffer((64, 64),
         Tx.copy_async(B_smem[:, :], B[:, :], dispatch="tma", mbar=bars.ptr_to([1]))
     Tx.copy_async(C[0:32, :], A_smem[0:32, :], **store_cfg(REDUCE))
     Tx.copy_async(C[32:64, :], A_smem[32:64, :], **store_cfg(REDUCE))
-    Tx.copy_async(C[0:32, :], B_smem[0:32, :], dispatch="tma", use_tma_reduce=None)
+    Tx.copy_async(D[:, :], B_smem[:, :], dispatch="tma", use_tma_reduce=None)
