@@ -127,25 +127,6 @@ def region(node, env, ev, ex=None, line=0) -> tuple[str, BufferRef]:
     return f"{b.name}[{', '.join(out)}]", b
 
 
-def _tma_inside(src: str, sb: BufferRef, dst: str, db: BufferRef) -> None:
-    """A TMA tile copy's global region must lie inside its tensor to be a model region.  A box past
-    the tensor's end is legal on the hardware (its elements outside the tensor map's dims are
-    zero-filled on a load and not written on a store: docs/model-format.md "Conventions",
-    tma_bytes.py), e.g. gemm's 128-row box over a 1-row A at batch size 1; the tile op's regions
-    cannot say which part moves, so the op is not extracted (before: the model was written and the
-    reader refused it, model.schema)."""
-    import reg_copy
-    for text, b in ((src, sb), (dst, db)):
-        if b.scope != "global":
-            continue
-        rg = reg_copy._region(text, b.shape)
-        for d, ((lo, hi), n) in enumerate(zip(rg or [], b.shape)):
-            if isinstance(n, int) and not 0 <= lo < hi <= n:
-                raise ConvertError(f"the TMA copy's global region {text} selects [{lo}, {hi}) of dimension {d} of "
-                                   f"{b.name}, past its [0, {n}): the hardware zero-fills (load) or skips (store) "
-                                   "the part outside the tensor, which a tile op's regions cannot express")
-
-
 def default_dispatch(dst: BufferRef, src: BufferRef) -> str | None:
     pair = (src.scope, dst.scope)
     shared = ("shared", "shared.dyn")
@@ -322,8 +303,10 @@ def _copy(call, kind, env, ev, ex, line) -> dict:
     extra_kw = {"vec_len"} if kind == "copy" and not any(k.arg == "dispatch" for k in call.keywords) else set()
     import tma_explicit  # TVM's tma_explicit gather4 load (tma_explicit.py)
     cache_kw = set(copy_options.LOAD_CACHE) if kind == "copy" else set()
-    kw = _kwargs(call, ev, KNOWN_COPY_KW | {"mbar"} | set(copy_options.IGNORED_TMA) | extra_kw | tma_explicit.OPTIONS |
-                 cache_kw, line)
+    import tma_fields  # use_tma_reduce -> reduce, a box past the tensor -> past_tensor (tma_fields.py)
+    kw = _kwargs(call, ev, KNOWN_COPY_KW | {"mbar", "use_tma_reduce"} | set(copy_options.IGNORED_TMA) | extra_kw |
+                 tma_explicit.OPTIONS | cache_kw, line)
+    reduce = tma_fields.reduce_mode(kw, kw.get("dispatch") or default_dispatch(db, sb), sb, db)
     cache_note = copy_options.load_cache(kw, db, sb)  # ld.global.nc and cache hints: noted
     if kind == "copy_async" and kw.get("dispatch") == "tma_explicit" and ex is not None:
         ws = ex.executing_warps()
@@ -369,9 +352,14 @@ def _copy(call, kind, env, ev, ex, line) -> dict:
         raise ConvertError(f"no copy dispatch moves {sb.scope} -> {db.scope}")
     if dispatch == "tma_auto":
         dispatch = "tma"  # TVM's tma_auto variant (copy_async/tma.py:2275) is the model's tma
-    if dispatch == "tma":
-        _tma_inside(src, sb, dst, db)
     op = {"kind": kind, "dst": dst, "src": src, "dispatch": dispatch}
+    if dispatch == "tma":
+        if reduce is not None:
+            op["reduce"] = reduce
+        if tma_fields.past_tensor(src, sb, dst, db):
+            op["past_tensor"] = True
+    elif reduce is not None:
+        raise ConvertError(f"use_tma_reduce={reduce!r} with dispatch {dispatch!r} is not modelled")
     notes = "; ".join(n for n in (mbar, ignored_note, cache_note) if n)
     if notes:
         op["notes"] = notes
