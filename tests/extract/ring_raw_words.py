@@ -14,8 +14,8 @@ release: a deadlock, listed unresolved, never a hang).
 --param REG_PHASE=True: both roles keep the phase in one `T.alloc_buffer((1,), "int32", scope="local")`
 declared before the roles (the megakernel's `GemmTile.phase`), flipped by `ph[0] = ph[0] ^ 1` after
 slot 1: element 0 is a per-thread scalar (reg_cell.py), each role its own copy -- the same order.
---param ESCAPE=True (with REG_PHASE): the producer also passes `T.address_of(ph[0])` to an
-instruction, which may write it: the register is no longer followed, its waits' parity is not fixed,
+--param ESCAPE=True (with REG_PHASE): the producer also passes `T.address_of(alias[0])` (alias: another
+name bound to the buffer before its first store) to an instruction, which may write it: the register is no longer followed, its waits' parity is not fixed,
 listed unresolved.
 The poll-then-wait shape (raw_phase.poll_shape) is not exercised here: a `done = poll(...)`
 assigned in this file's helper is not an undecided condition to the walk (the branch on it is walked
@@ -66,6 +66,7 @@ class RingTile:
                                 layout=T.ComposeLayout(3, 3, 3, T.TileLayout(T.S[(2, 128, 64):(8192, 64, 1)])))
 
         ph = T.alloc_buffer((1,), "int32", scope="local")
+        alias = ph
         ph[0] = 0
 
         @T.inline
@@ -74,7 +75,7 @@ class RingTile:
                 if REG_PHASE:
                     self.empty.wait(i % 2, ph[0])
                     if ESCAPE:
-                        T.ptx.mov.b32(T.address_of(ph[0]), 0)
+                        T.ptx.mov.b32(T.address_of(alias[0]), 0)
                     if i % 2 == 1:
                         ph[0] = ph[0] ^ 1
                 else:

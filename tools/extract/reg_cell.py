@@ -130,9 +130,12 @@ def escapes(st, env, line: int) -> None:
             targets.add(id(t))
     for n in ast.walk(st):
         last = n.attr if isinstance(n, ast.Attribute) else n.id if isinstance(n, ast.Name) else None
-        if last not in names:
+        if last is None:
             continue
         p = parents.get(id(n))
+        if last not in names and not (isinstance(p, ast.Subscript) and p.value is n) and \
+                not (isinstance(p, ast.Call) and n in p.args + [k.value for k in p.keywords]):
+            continue  # (another name for the buffer shows as a subscript's base or a call's argument)
         b = _buf(n, env)
         if b is None or not any(x is b for x in STATE["bufs"]) or getattr(b, "escaped", None):
             continue
