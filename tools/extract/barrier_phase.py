@@ -213,6 +213,8 @@ def prescan(bodies, env, depth=0, seen=None) -> None:
         for n in ast.walk(node):
             if not isinstance(n, ast.Call):
                 continue
+            import raw_phase
+            raw_phase.prescan_call(n, env)  # a raw word's arrive in a form not modelled (raw_phase.py)
             if isinstance(n.func, ast.Attribute) and n.func.attr == "arrive":
                 bar = _barrier_of(n.func.value, env)
                 why = _form_not_modelled(bar, n, n.lineno) if bar is not None else None

@@ -360,6 +360,13 @@ def _local_exit(frame, cell, iterations: int, finished: bool) -> bool:
             return False
         if not loop_state._invariant([st], frame.assigned):
             return False
+        targets = st.targets if isinstance(st, ast.Assign) else [st.target]
+        if any(not isinstance(t, ast.Name) for t in targets) and any(
+                isinstance(n, (ast.Attribute, ast.Subscript)) for n in ast.walk(st.value)):
+            # a cell stored through `recv.X` / `X[0]` (tile_cells.py, reg_cell.py) whose value reads an
+            # attribute or element: it may read the cell itself (`self.phase[0] = self.phase[0] ^ 1`),
+            # which the name test above cannot see -- not proven the same every iteration
+            return False
     return True
 
 

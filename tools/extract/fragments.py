@@ -75,6 +75,11 @@ class RegArray:
     def __getitem__(self, i):
         if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < self.n:
             raise ConvertError(f"{self.name}[{i!r}] is not one of its {self.n} registers")
+        if i == 0 and getattr(self, "cell0", None) is not None:
+            import reg_cell  # one register used as a scalar, stored by X[0] = v (reg_cell.py)
+            v = reg_cell.read(self)
+            if v is not None:
+                return v
         import runtime_data  # runtime data the representative instance binds (runtime_data.py)
         b = runtime_data.bound_reg(self, i)
         return RegElem(self, i) if b is None else b

@@ -212,6 +212,11 @@ class BufferRef:
                                                                      getattr(self, "local_node", None))
                 arr.local_of = root
             return arr[i]
+        if i == 0 or i == (0,):
+            import reg_cell  # element 0 of a (1,) register buffer used as a scalar (reg_cell.py)
+            v = reg_cell.read(self)
+            if v is not None:
+                return v
         import buffer_regs  # an element of a plain register buffer: one register (buffer_regs.py)
         reg = buffer_regs.element(self, i)
         if reg is not None:

@@ -36,6 +36,8 @@ import tmem_ops
 import op_sites
 import range_data
 import raw_mbar
+import raw_phase
+import reg_cell
 import runtime_data
 import scoping
 import smem_placement
@@ -114,6 +116,9 @@ class Extraction:
         self.lane_sets: dict | None = None  # warp -> lanes executing the statement, inside lane branches (warps.branch_lanes)
         barrier_phase.reset()             # mbarrier phases of this walk (barrier_phase.py)
         raw_mbar.reset()                  # raw mbarrier waits listed (raw_mbar.py)
+        raw_phase.reset()                 # raw mbarrier words' phases (raw_phase.py)
+        reg_cell.reset(self)              # one-element register buffers used as scalars (reg_cell.py)
+        self.raw_conds: list = []         # undecided conditions helper calls are under (raw_phase.enclosing)
         named_bar.reset()                 # named barriers (named_bar.py)
         role_sched.reset()
 
@@ -363,6 +368,8 @@ class Walker:
         ex = self.ex
         for t in name_targets:
             cell = env.get(t.id) if isinstance(t, ast.Name) else tile_cells.cell_of(t, env)  # recv.X: tile_cells.py
+            if cell is None and isinstance(t, ast.Subscript):
+                cell = reg_cell.cell_for_store(t, env, ex, line)  # X[0] of a (1,) register buffer (reg_cell.py)
             if isinstance(cell, tvm_classes.TirLocal) and \
                     not isinstance(value, (_ke.BufferRef, _ke.Pool, LayoutExpr, fragments.RegArray)):
                 # (a buffer, pool, layout or register array is no TIR scalar's value: a printed
@@ -398,6 +405,9 @@ class Walker:
         flow_pool.before_statement(st, env)  # SMEMPool offsets (flow_pool.py)
         if isinstance(st, (ast.Assign, ast.AnnAssign, ast.Expr)):
             barrier_phase.address_uses(st, env, st.lineno)  # a barrier address given to raw PTX (barrier_phase.py)
+            raw_phase.address_uses(st, env, st.lineno)  # a raw mbarrier word's address used otherwise (raw_phase.py)
+        if isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return)):
+            reg_cell.escapes(st, env, st.lineno)  # a register cell's buffer named otherwise (reg_cell.py)
         if isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             try:
                 return self._walk_stmt(st, env, defs, called, cond)
@@ -565,9 +575,12 @@ class Walker:
             if isinstance(v, tvm_classes.SmemDescObj):  # where it is built (branch_local.py)
                 branch_local.note_built(v, self.current_body(), st, cond, ex.runtime_loops)
             self.bind(targets, v, env, st.lineno, cond)
+            if isinstance(st.value, ast.Call) and len(targets) == 1 and cond is None and not ex.runtime_loops:
+                raw_phase.assigned(targets[0], st.value, env, ex)  # `flag = <mbarrier poll>` (raw_phase.poll_shape)
         elif isinstance(st, ast.AugAssign):
             if isinstance(st.target, ast.Name) and isinstance(env.get(st.target.id), tvm_classes.TirLocal) or \
-                    tile_cells.cell_of(st.target, env) is not None:
+                    tile_cells.cell_of(st.target, env) is not None or \
+                    reg_cell.cell_for_store(st.target, env, ex, st.lineno) is not None:
                 # `x op= e` on a declared scalar is the store `x = x op e` (apache/tvm parser.py
                 # visit_aug_assign): followed like any store into it (bind)
                 n = ast.unparse(st.target)
@@ -594,8 +607,11 @@ class Walker:
                 return
             if isinstance(st.value, ast.Call) and named_bar.statement(st.value, env, ex, cond, st.lineno):
                 pass  # a named barrier between warp roles (named_bar.py); its call is scanned below as before
-            elif isinstance(st.value, ast.Call) and raw_mbar.statement(st.value, env, ex, st.lineno):
-                pass  # a raw mbarrier wait on a shared word: the role's order is not established (raw_mbar.py)
+            elif isinstance(st.value, ast.Call) and raw_mbar.statement(st.value, env, ex, st.lineno, cond):
+                pass  # a raw mbarrier wait on a shared word: decided by raw_phase.py, else the role's order is lost
+            elif isinstance(st.value, ast.Call) and (raw := raw_phase.statement(st.value, env, ex, cond, st.lineno)):
+                if raw[0] == "arrive":
+                    role_sched.after_arrive(ex)  # a raw word's arrive (raw_phase.py)
             elif isinstance(st.value, ast.Call):
                 got = barrier_phase.statement(st.value, env, ex, cond, st.lineno)  # mbarrier phases (barrier_phase.py)
                 if got is not None and got[0] in ("wait", "waits"):
@@ -631,6 +647,8 @@ class Walker:
             elif isinstance(test, Unresolved):
                 u = Unresolved(f"condition at line {st.lineno}", st.lineno,
                                f"the branch taken depends on {test.root().name}", test)
+                if cond is None and not ex.runtime_loops:
+                    raw_phase.note_branch(st, env, u, ex)  # `if not <mbarrier poll>:` (raw_phase.poll_shape)
                 walks = [lambda b=branch, t=taken: self.arm_body(st, t, b, env, defs, called, u)
                          for branch, taken in ((st.body, True), (st.orelse, False)) if branch]
                 if self.tir and not scoping.runtime_test(test) and not scoping.reads_tir_value(st.test, env):
@@ -717,6 +735,15 @@ class Walker:
         return None
 
     def walk_for(self, st, env, defs, called, cond, ev, fr):
+        if cond is None and raw_phase.init_loop(st, env, self.ex):  # mbarrier.init of every word (raw_phase.py)
+            raw_phase.STATE["in_init_loop"] += 1
+            try:
+                return self._walk_for(st, env, defs, called, cond, ev, fr)
+            finally:
+                raw_phase.STATE["in_init_loop"] -= 1
+        return self._walk_for(st, env, defs, called, cond, ev, fr)
+
+    def _walk_for(self, st, env, defs, called, cond, ev, fr):
         ex = self.ex
         self.scan_calls(st.iter, env, defs, called, cond)
         n_sampled = len(ex.sampled_loops)
@@ -1139,7 +1166,12 @@ class Walker:
                 sub_env = dict(fv.closure)
                 sub_env.update({k: v for k, v in env.items() if k not in sub_env})
                 bind_call(fv.node, sub, sub_env, ev, self.ex)
-                Walker(self.ex, self.depth + 1).walk_function(fv, sub_env, called)
+                conds = self.ex.__dict__.setdefault("raw_conds", [])
+                conds.append(cond)  # the condition the helper is called under (raw_phase.enclosing)
+                try:
+                    Walker(self.ex, self.depth + 1).walk_function(fv, sub_env, called)
+                finally:
+                    conds.pop()
 
 
 # Helper functions walked inside helper functions: a kernel -> a tile helper -> an MMA group ->

@@ -3,14 +3,14 @@ role order (docs/extract.md, "A helper object constructed in a tile's class_init
 
 The megakernel's `Barriers.wait(idx, phase)` (spectrometerHBH 8721e86 utils/base.py:93-95) is
 `T.ptx.mbarrier.try_wait(self.mbar.ptr_to([idx]), self.init_phase ^ phase)` on a uint64 word of a
-buffer its manager allocated, not a wait of TVM's barrier classes (tvm_pipeline.py), whose phases
-barrier_phase.py follows.  Those words' phases (mbarrier.init / arrive / expect_tx /
-tcgen05.commit on their addresses, and gemm.py's `mbarrier_try_wait` whose result selects a wait,
-590-600) are not modelled, so sibling warp roles that wait on them are walked in the walk's order
-(one role after the other), which is not the kernel's: a producer's reuse of a ring slot lands
-before the consumer's read of it.  Such a wait makes the role's order not established
-(role_sched.undecided) and is listed unresolved once per line, naming it, so the model is not
-claimed complete; its ops are still written (as for any order not established).
+buffer its manager allocated, not a wait of TVM's barrier classes (tvm_pipeline.py).  raw_phase.py
+follows such words' phases (init / arrive / expect_tx / tcgen05.commit on their addresses); a wait
+it decides suspends the role like a TVM barrier's wait.  A wait it does not decide (a word not
+followed, a parity or index the walk does not fix, an undecided condition other than the
+poll-then-wait shape) makes the role's order not established (role_sched.undecided) and is listed
+unresolved once per line, naming the reason, so the model is not claimed complete; its ops are still
+written (as for any order not established).  A line shared by several waits (base.py:95 serves four
+barriers) resolves only when every wait reaching it is decided.
 
 Python 3 standard library only.
 """
@@ -26,9 +26,11 @@ def reset() -> None:
     SEEN.clear()
 
 
-def statement(call, env, ex, line: int) -> bool:
+def statement(call, env, ex, line: int, cond=None) -> bool:
     """A raw `T.ptx.mbarrier.try_wait(ptr, parity)` on a shared uint64 word inside a sibling role:
-    the role's order is not established, listed unresolved.  True when it was one."""
+    decided by the word's phases (raw_phase.py) -- the role suspended until the phase completes --
+    or, when raw_phase does not decide it, the role's order is not established and the line is
+    listed unresolved with the reason.  True when it was one."""
     from corpus_notation import dotted
     import kernel_env
     import role_sched
@@ -41,16 +43,36 @@ def statement(call, env, ex, line: int) -> bool:
         return False
     try:
         p = kernel_env.Evaluator(env).value(call.args[0])
-    except Exception:  # noqa: BLE001 - an address the walk does not evaluate: not this form
-        return False
+    except Exception as e:  # noqa: BLE001 - an address the walk does not evaluate: undecided, never passed over
+        p = kernel_env.Unresolved(ast.unparse(call.args[0]), line, str(e))
+    if isinstance(p, kernel_env.Unresolved):
+        _list(ex, line, f"the raw mbarrier wait at {ex.current_file()}:{line} is not followed: its address "
+              f"{ast.unparse(call.args[0])[:80]} is not evaluated ({p.root().reason}); so this warp role's ops are "
+              "placed in the walk's order (one role after another), not the order its waits give")
+        return True
     if not (isinstance(p, Ptr) and "shared" in p.buf.scope):
         return False
+    import raw_phase
+    cond = raw_phase.enclosing(ex, cond)  # a helper called under an undecided condition runs under it
+    got = raw_phase.wait_result(p, call, env, ex, cond, line)
+    if not isinstance(got[3], str):
+        role_sched.wait(ex, got, line)  # suspends this role until the phase completes (role_sched.py)
+        lost = raw_phase.why_lost(got[1])
+        if lost is None:
+            return True
+        # let go because the word stopped being followed while this role waited on it
+        got = (got[0], got[1], got[2], f"the wait at line {line} is not decided ({lost})")
     why = (f"the raw mbarrier wait on {p.buf.name}{list(p.coords)} ({ex.current_file()}:{line}) is not followed: "
-           "the phases of a shared word's mbarrier are not modelled, so this warp role's ops are placed in the "
-           "walk's order (one role after another), not the order its waits give")
+           f"{got[3]}; so this warp role's ops are placed in the walk's order (one role after another), not the "
+           "order its waits give")
+    _list(ex, line, why)
+    return True
+
+
+def _list(ex, line: int, why: str) -> None:
+    import role_sched
     role_sched.undecided(line, why)
     key = (ex.current_file(), line)
     if key not in SEEN:
         SEEN.add(key)
         ex.block("warp-role order", line, None, why)
-    return True

@@ -33,7 +33,7 @@ import threading
 PATH_ATTRS = ("warps", "warps_line", "warp_branches", "lane_branches", "flow_depth", "runtime_loops",
               "returned_warps", "lane_sets")
 LIST_ATTRS = ("lane_changes", "flow_frames", "runtime_frames", "state_log", "files", "jump_frames",
-              "first_iterations")
+              "first_iterations", "raw_conds")
 WALKER_ATTRS = ("returned", "return_name", "endless")
 STACK_SIZE = 64 << 20   # per role thread (Python 3.11 calls between Python functions use no C stack)
 

@@ -36,6 +36,8 @@ def collect(envs, inherited=()) -> list:
             if isinstance(v, FuncValue) and isinstance(getattr(v, "closure", None), dict):
                 vals += list(v.closure.values())
             vals += tile_cells.reachable(vals)  # held by a tile-task instance / class (tile_cells.py)
+            import reg_cell
+            vals += reg_cell.cells_of(vals)  # X[0] of a (1,) register buffer (reg_cell.py)
             for w in vals:
                 if isinstance(w, tvm_classes.TirLocal) and id(w) not in seen:
                     seen[id(w)] = w

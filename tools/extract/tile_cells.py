@@ -77,10 +77,14 @@ def declare(target, value, env: dict, ex, line: int) -> bool:
 
 def cells(cls, inst) -> list:
     """(name, cell) for each declared scalar held by the instance or its class (along the MRO)."""
+    import reg_cell
     import tvm_classes
     out, seen = [], set()
     for holder in [inst.attrs] + [c.attrs for c in cls.mro()]:
         for k, v in holder.items():
+            cs = reg_cell.cells_of([v])  # X[0] of a (1,) register buffer held by the tile (reg_cell.py)
+            if cs:
+                v = cs[0]
             if isinstance(v, tvm_classes.TirLocal) and id(v) not in seen:
                 seen.add(id(v))
                 out.append((k, v))
