@@ -481,7 +481,13 @@ def jsonable(v):
         return [jsonable(x) for x in v]
     if isinstance(v, dict):
         return {str(k): jsonable(x) for k, x in v.items()}
-    return str(v)
+    if type(v).__name__ == "Swizzle" and isinstance(getattr(v, "mode", None), int):  # corpus_notation.Swizzle
+        from corpus_notation import SWIZZLE_NAMES
+        return f"SwizzleMode.{SWIZZLE_NAMES.get(v.mode, v.mode)}"
+    text = str(v)
+    if " object at 0x" in text:  # a default repr: its address differs from run to run
+        return f"<{type(v).__name__} object>"
+    return text
 
 
 def extract(source: str, file_label: str, overrides: dict, function: str | None = None,
