@@ -315,10 +315,17 @@ def _copy(call, kind, env, ev, ex, line) -> dict:
     if len(call.args) < 2:
         raise ConvertError(f"{kind} needs dst and src")
     import thread_copy  # a thread's own register copy (thread_copy.py)
-    if kind == "copy" and ex is not None:
-        thread_copy.promote(call, env, ex)
-    dst, db = region(call.args[0], env, ev, ex, line)
-    src, sb = region(call.args[1], env, ev, ex, line)
+    made = thread_copy.promote(call, env, ex) if kind == "copy" and ex is not None else []
+    try:
+        dst, db = region(call.args[0], env, ev, ex, line)
+        src, sb = region(call.args[1], env, ev, ex, line)
+    except UnresolvedError as e:  # a region computed from the lane: the warp's lanes together (thread_copy.py)
+        if kind != "copy" or ex is None or not thread_copy.thread_scope(call) or not thread_copy.lane_blocked(e) or \
+                len(ex.executing_warps() or ()) != 1:
+            raise  # several warps: flow_state.record_per_group splits the op per warp first
+        import copy_options
+        return thread_copy.per_lane(call, env, ex, line, made, region, lambda c: _kwargs(
+            c, ev, {"dispatch"} | set(copy_options.LOAD_CACHE), line))
     import copy_options  # TMA options that do not change the data moved (copy_options.py)
     extra_kw = {"vec_len"} if kind == "copy" and not any(k.arg == "dispatch" for k in call.keywords) else set()
     import tma_explicit  # TVM's tma_explicit gather4 load (tma_explicit.py)

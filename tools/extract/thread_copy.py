@@ -263,6 +263,7 @@ def thread_scope(call) -> bool:
 def promote(call, env, ex) -> None:
     """A 1-D register array named by this copy's operands becomes a plain local model buffer."""
     from allocators import _emit
+    made = []
     for a in call.args[:2]:
         base = a.value if isinstance(a, ast.Subscript) else a
         if not isinstance(base, ast.Name):
@@ -276,6 +277,8 @@ def promote(call, env, ex) -> None:
             ref.own_registers = True
             ref.elem_regs = arr   # its elements are the array's registers (buffer_regs.element)
             arr.buffer = ref
+            made.append((arr, ref))
+    return made
 
 
 def buffer_of_array(b):
@@ -475,3 +478,168 @@ def forced(call, dispatch, kw, dst_text, db, src_text, sb, ex) -> dict:
             f"{s_conc}{sym} elements is {aligned} to {width} bytes at this instance); executed by "
             f"{_lanes_note(ex, ws)}")
     return {"dispatch": "thread", "access_bytes": width, "warps": ws, "notes": note}
+
+
+# ---------------------------------------------------------------------------------------------
+# A thread copy whose memory region is computed from the lane: the warp's threads together
+
+
+def lane_blocked(err) -> bool:
+    u = getattr(err, "item", None)
+    return u is not None and bool(getattr(u.root(), "thread", False) or getattr(u, "thread", False))
+
+
+def _take_back(ex, made) -> None:
+    """Remove the plain buffers promote() made for this copy (the lane path models the array as the
+    warp's fragment instead)."""
+    for arr, ref in made:
+        ex.buffers[:] = [b for b in ex.buffers if b.get("name") != ref.name]
+        for k in [k for k, v in ex.emitted.items() if v is ref]:
+            del ex.emitted[k]
+        arr.buffer = None
+
+
+def per_lane(call, env, ex, line, made, region_fn, kwargs_fn) -> dict:
+    """`Tx.copy(R, M[f(lane) ...])` executed by several lanes of one warp: each lane moves its own
+    registers R and its own memory region.  When the regions of the executing lanes l0..l1 are one
+    region's consecutive blocks in lane order (the start moves by the region's extent along one
+    dimension, the dimensions before it of extent 1), the lanes together are one copy between that
+    region and R's registers of every executing lane: a fragment buffer R.lanes, shape (lanes, |R|),
+    layout S[(L, |R|):(1@laneid, 1)] (+ l0@laneid), lane l's registers its row."""
+    import copy_options
+    import layout_text  # noqa: F401
+    import reg_copy
+    from allocators import _emit
+    from kernel_env import Evaluator
+    ws = ex.executing_warps()
+    if ws is None or len(ws) != 1:
+        raise ConvertError(f"a thread copy whose region differs between the lanes of warps {ws}: only the lanes of "
+                           "one warp are combined here")
+    w = ws[0]
+    lanes = (getattr(ex, "lane_sets", None) or {}).get(w)
+    lanes = sorted(lanes) if lanes is not None else list(range(32))
+    if lanes != list(range(lanes[0], lanes[-1] + 1)):
+        raise ConvertError(f"a thread copy executed by lanes {lanes} of warp {w} (not consecutive lanes), each with "
+                           "its own region: not combined here")
+    _take_back(ex, made)
+    per = []
+    for ln in lanes:
+        ev = Evaluator(env, thread=(w, ln))
+        d_text, d_b = _operand(call.args[0], env, ev, ex, line, region_fn)
+        s_text, s_b = _operand(call.args[1], env, ev, ex, line, region_fn)
+        per.append((d_text, d_b, s_text, s_b))
+    d_text, d_b, s_text, s_b = per[0]
+    r_is_dst = type(d_b).__name__ == "RegArray" or d_b.scope == "local"
+    r_arg = call.args[0] if r_is_dst else call.args[1]
+    r_text = d_text if r_is_dst else s_text
+    rb = d_b if r_is_dst else s_b
+    if any((p[0] if r_is_dst else p[2]) != r_text for p in per):
+        raise ConvertError("a thread copy whose register region differs between the lanes: not combined here")
+    mem = [(p[2], p[3]) if r_is_dst else (p[0], p[1]) for p in per]
+    mb = mem[0][1]
+    if any(b is not mb for _t, b in mem):
+        raise ConvertError("a thread copy whose lanes name different memory buffers: not combined here")
+    regs = [reg_copy._region(t, mb.shape) for t, _b in mem]
+    if any(r is None for r in regs):
+        raise ConvertError(f"the per-lane region {mem[0][0]} is not constant")
+    varying = [d for d in range(len(mb.shape)) if len({r[d] for r in regs}) > 1]
+    n_l = len(lanes)
+    if len(varying) != 1:
+        raise ConvertError(f"the lanes' regions of {mb.name} differ in {len(varying)} dimensions: not one region's "
+                           "blocks in lane order")
+    d = varying[0]
+    lo0, hi0 = regs[0][d]
+    ext = hi0 - lo0
+    if any(r[d] != (lo0 + ext * i, hi0 + ext * i) for i, r in enumerate(regs)) or \
+            any(regs[0][k][1] - regs[0][k][0] != 1 for k in range(d)):
+        raise ConvertError(f"the lanes' regions of {mb.name} are not consecutive blocks of one region in lane order "
+                           f"(dimension {d}: {[r[d] for r in regs][:4]} ...)")
+    if lo0 + ext * n_l > mb.shape[d]:
+        raise ConvertError(f"the lanes' regions of {mb.name} run past its dimension {d}")
+    # R: the whole per-thread storage, one register run
+    if type(rb).__name__ == "RegArray":
+        n_r, r_dtype, r_name, r_line, r_node = rb.n, rb.dtype, rb.name, rb.line, rb.node
+        if r_text not in (rb.name, f"{rb.name}[0:{rb.n}]"):
+            raise ConvertError(f"the register region {r_text} is not the whole array")
+    else:
+        raise ConvertError(f"a lane-dependent thread copy into {rb.name}, which is not a 1-D register array: not "
+                           "combined here")
+    if n_r != math.prod(hi - lo for lo, hi in regs[0]):
+        raise ConvertError(f"the regions {r_text} and {mem[0][0]} have different element counts")
+    if r_dtype != mb.dtype:
+        raise ConvertError(f"a thread copy between {mb.dtype} and {r_dtype}: TVM's copy variants need one dtype")
+    kw = kwargs_fn(call)
+    dispatch = kw.pop("dispatch", None)
+    if dispatch is not None and dispatch not in FORCED:
+        raise ConvertError(f"dispatch={dispatch!r} on a lane-dependent thread copy: not modelled")
+    lay = f"S[({n_l},{n_r}):(1@laneid,1)]" + (f" + {lanes[0]}@laneid" if lanes[0] else "")
+    frag = _emit(ex, f"{r_name}.lanes", "local", (n_l, n_r), r_dtype, lay, r_line, r_node)
+    # the union region and each lane's width
+    union = list(regs[0])
+    union[d] = (lo0, lo0 + ext * n_l)
+    u_text = f"{mb.name}[{', '.join(':' if (lo, hi) == (0, n) else f'{lo}:{hi}' for (lo, hi), n in zip(union, mb.shape))}]"
+    widths, starts = set(), []
+    for (t, _b), p in zip(mem, per):
+        if dispatch is None:
+            f = auto(_LaneCall(call, r_is_dst), *(_pair(p, r_is_dst, rb_text=r_text, frag=None)), ex)
+        else:
+            f = forced(_LaneCall(call, r_is_dst), dispatch, {}, *(_pair(p, r_is_dst, rb_text=r_text, frag=None)), ex)
+        widths.add(f["access_bytes"])
+        starts.append(f["notes"])
+    if len(widths) != 1:
+        raise ConvertError(f"the lanes' accesses have different widths {sorted(widths)}")
+    width = widths.pop()
+    if r_is_dst:
+        cache_note = copy_options.load_cache(kw, frag, mb)
+    else:
+        cache_note = copy_options.load_cache(kw, mb, frag)
+    if kw:
+        raise ConvertError(f"option(s) {', '.join(sorted(kw))} not modelled by the model format")
+    note = (f"lanes {lanes[0]}..{lanes[-1]} of warp {w} each move their own {n_r} registers of {r_name} and "
+            f"{mem[0][0]} (lane {lanes[0]}) ... {mem[-1][0]} (lane {lanes[-1]}): together {u_text}, "
+            f"{frag.name} holding lane l's registers in its row l; per lane: {starts[0].split('; executed by')[0]}")
+    if cache_note:
+        note += "; " + cache_note
+    op = {"kind": "copy", "dst": frag.name if r_is_dst else u_text, "src": u_text if r_is_dst else frag.name,
+          "dispatch": "thread", "notes": note, "warps": [w], "access_bytes": width}
+    return op
+
+
+def _operand(arg, env, ev, ex, line, region_fn):
+    """(region text, buffer) of one operand; a 1-D register array as (text, the RegArray)."""
+    base = arg.value if isinstance(arg, ast.Subscript) else arg
+    arr = env.get(base.id) if isinstance(base, ast.Name) else None
+    if type(arr).__name__ != "RegArray" or arr.frag is not None or getattr(arr, "local_of", None) is not None:
+        return region_fn(arg, env, ev, ex, line)
+    if not isinstance(arg, ast.Subscript):
+        return arr.name, arr
+    ix = arg.slice
+    if not isinstance(ix, ast.Slice) or ix.step is not None:
+        raise ConvertError(f"{ast.unparse(arg)!r} is not a range of the register array")
+    lo = ev.as_int(ix.lower) if ix.lower is not None else 0
+    hi = ev.as_int(ix.upper) if ix.upper is not None else arr.n
+    return f"{arr.name}[{lo}:{hi}]", arr
+
+
+class _LaneCall:
+    """The call seen by auto()/forced() for one lane: its operand ASTs (for the starts' sources) with
+    the register array standing for a plain buffer."""
+
+    def __init__(self, call, r_is_dst):
+        self.func, self.args, self.keywords = call.func, call.args, call.keywords
+
+
+class _PlainRegs:
+    def __init__(self, name, n, dtype):
+        self.name, self.scope, self.shape, self.dtype, self.layout = name, "local", (n,), dtype, f"S[{n}:1]"
+        self.own_registers = True
+        self.line = None
+
+
+def _pair(p, r_is_dst, rb_text, frag):
+    d_text, d_b, s_text, s_b = p
+    if type(d_b).__name__ == "RegArray":
+        d_b, d_text = _PlainRegs(d_b.name, d_b.n, d_b.dtype), f"{d_b.name}[0:{d_b.n}]"
+    if type(s_b).__name__ == "RegArray":
+        s_b, s_text = _PlainRegs(s_b.name, s_b.n, s_b.dtype), f"{s_b.name}[0:{s_b.n}]"
+    return d_text, d_b, s_text, s_b
