@@ -317,6 +317,15 @@ def _copy(call, kind, env, ev, ex, line) -> dict:
     import thread_copy  # a thread's own register copy (thread_copy.py)
     made = thread_copy.promote(call, env, ex) if kind == "copy" and ex is not None else []
     try:
+        return _copy_op(call, kind, env, ev, ex, line, made)
+    except Exception:
+        thread_copy._take_back(ex, made)  # the op is not extracted: nor is the buffer made for it
+        raise
+
+
+def _copy_op(call, kind, env, ev, ex, line, made) -> dict:
+    import thread_copy
+    try:
         dst, db = region(call.args[0], env, ev, ex, line)
         src, sb = region(call.args[1], env, ev, ex, line)
     except UnresolvedError as e:  # a region computed from the lane: the warp's lanes together (thread_copy.py)

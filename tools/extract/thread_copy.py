@@ -497,6 +497,10 @@ def _take_back(ex, made) -> None:
         for k in [k for k, v in ex.emitted.items() if v is ref]:
             del ex.emitted[k]
         arr.buffer = None
+        n = ex.names.get(arr.name, 0)  # its name is free again (Extraction.unique)
+        if ref.name == (arr.name if n == 1 else f"{arr.name}/{n}"):
+            ex.names[arr.name] = n - 1
+            ex.__dict__.get("_issued", set()).discard(ref.name)
 
 
 def per_lane(call, env, ex, line, made, region_fn, kwargs_fn) -> dict:
