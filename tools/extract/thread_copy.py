@@ -288,7 +288,8 @@ def buffer_of_array(b):
 
 def _lows(arg, shape) -> list:
     """Per dimension of a region operand, the AST of its start (None: 0 or whole)."""
-    if not isinstance(arg, ast.Subscript):
+    import views
+    if not isinstance(arg, ast.Subscript) or views.is_derived(arg):   # a whole (derived) buffer
         return [None] * len(shape)
     idx = arg.slice.elts if isinstance(arg.slice, ast.Tuple) else [arg.slice]
     out = []
