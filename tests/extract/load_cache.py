@@ -2,11 +2,10 @@
 thread's global -> register copies with load cache options (copy_options.load_cache).
 
 Default: `Tx.copy(regs, idx[...], cache="nc")` -- the cache hint is accepted (ld.global.nc moves
-the same bytes), and the copy stays unresolved for the reason that remains: TVM's choice of vector
-width for a thread's register copy is not derived here.  --param SHARED=True: cache="nc" on a
-shared -> register copy (TVM reads it only on a global load: refused).  --param WIDE=True: a
-forced `dispatch="vec_256b"` copy: one 32-byte access per thread, wider than the model's
-access_bytes (the format would need a field)."""
+the same bytes), and TVM's vector width for the thread's register copy is derived (thread_copy.py:
+16 bytes, the start a source constant).  --param SHARED=True: cache="nc" on a shared -> register
+copy (TVM reads it only on a global load: refused).  --param WIDE=True: a forced
+`dispatch="vec_256b"` copy: one 32-byte access per thread from global memory (thread_copy.forced)."""
 from tvm.script import tirx as T
 from tvm.script.tirx import tile as Tx
 

@@ -103,6 +103,7 @@ class Extraction:
         self.warps_line: int | None = None  # the branch that selected them
         self.emitted: dict = {}           # allocation key -> BufferRef (allocators._emit)
         self.files: list[str] = []        # files of the functions being walked (innermost last)
+        self.func_nodes: list = []        # their FunctionDef nodes (innermost last; thread_copy.static)
         self.blocked_keys: set = set()    # (item, line, name, reason) already listed
         self.unrolled = 0                 # loop iterations walked one by one (MAX_UNROLLED_TOTAL)
         self.runtime_loops = 0            # depth of loops the walk does not unroll
@@ -212,6 +213,7 @@ class Walker:
         if self.ex.num_warps is None:  # @K.kernel(warps=W) on the function itself
             self.ex.num_warps = decorator_warps(fv.node, env)
         self.ex.files.append(fv.file or self.ex.current_file())
+        self.ex.func_nodes.append((self.ex.current_file(), fv.node))  # the functions walked (thread_copy.static)
         rank = kern_grid.grid_rank(fv.node, env)  # K.cta_id() of a @K.kernel(grid=...) (kern_grid.py)
         if rank is not None:
             kern_grid.GRID_RANKS.append(rank)
@@ -221,6 +223,7 @@ class Walker:
             self._walk_function(fv, env, local_defs, called)
         finally:
             self.ex.files.pop()
+            self.ex.func_nodes.pop()
             if rank is not None:
                 kern_grid.GRID_RANKS.pop()
             if self.ex.returned_warps:

@@ -104,6 +104,8 @@ def region(node, env, ev, ex=None, line=0) -> tuple[str, BufferRef]:
             b = env.get(base.id)
             if type(b).__name__ == "PerWarp":
                 b = b.resolve()  # the executing warp's buffer (per_warp.py)
+            import thread_copy
+            b = thread_copy.buffer_of_array(b)  # a register array a thread copy made a buffer (thread_copy.py)
         if isinstance(b, Unresolved):
             raise UnresolvedError(b)
         if not isinstance(b, BufferRef):
@@ -293,19 +295,47 @@ def _kwargs(call, ev, known: set, line) -> dict:
 def _copy(call, kind, env, ev, ex, line) -> dict:
     if len(call.args) < 2:
         raise ConvertError(f"{kind} needs dst and src")
-    for k in call.keywords:  # TVM's forced 256-bit copy (copy/vec_forced.py:229, _common.py:552-553)
-        if k.arg == "dispatch" and isinstance(k.value, ast.Constant) and k.value.value == "vec_256b":
-            raise ConvertError("dispatch='vec_256b': one 32-byte access per thread (ld/st .v8.u32), wider than the "
-                               "model's access_bytes (1-16): the model format needs a 32-byte thread access")
-    dst, db = region(call.args[0], env, ev, ex, line)
-    src, sb = region(call.args[1], env, ev, ex, line)
+    import thread_copy  # a thread's own register copy (thread_copy.py)
+    made = thread_copy.promote(call, env, ex) if kind == "copy" and ex is not None else []
+    try:
+        return _copy_op(call, kind, env, ev, ex, line, made)
+    except Exception:
+        thread_copy._take_back(ex, made)  # the op is not extracted: nor is the buffer made for it
+        raise
+
+
+def _copy_op(call, kind, env, ev, ex, line, made) -> dict:
+    import thread_copy
+    try:
+        dst, db = region(call.args[0], env, ev, ex, line)
+        src, sb = region(call.args[1], env, ev, ex, line)
+    except UnresolvedError as e:  # a region computed from the lane: the warp's lanes together (thread_copy.py)
+        if kind != "copy" or ex is None or not thread_copy.thread_scope(call) or not thread_copy.lane_blocked(e) or \
+                len(ex.executing_warps() or ()) != 1:
+            raise  # several warps: flow_state.record_per_group splits the op per warp first
+        import copy_options
+        return thread_copy.per_lane(call, env, ex, line, made, region, lambda c: _kwargs(
+            c, ev, {"dispatch"} | set(copy_options.LOAD_CACHE), line))
     import copy_options  # TMA options that do not change the data moved (copy_options.py)
     extra_kw = {"vec_len"} if kind == "copy" and not any(k.arg == "dispatch" for k in call.keywords) else set()
     import tma_explicit  # TVM's tma_explicit gather4 load (tma_explicit.py)
     cache_kw = set(copy_options.LOAD_CACHE) if kind == "copy" else set()
     import tma_fields  # use_tma_reduce -> reduce, a box past the tensor -> past_tensor (tma_fields.py)
+    import cp_shape  # tcgen05.cp shape= / multicast= (cp_shape.py)
+    shape_kw = set(cp_shape.OPTIONS) if kind == "copy_async" else set()
     kw = _kwargs(call, ev, KNOWN_COPY_KW | {"mbar", "use_tma_reduce"} | set(copy_options.IGNORED_TMA) | extra_kw |
-                 tma_explicit.OPTIONS | cache_kw, line)
+                 tma_explicit.OPTIONS | cache_kw | shape_kw, line)
+    if kind == "copy" and kw.get("dispatch") in thread_copy.FORCED and ex is not None:
+        forced = thread_copy.forced(call, kw.pop("dispatch"), kw, dst, db, src, sb, ex)
+        cache_note = copy_options.load_cache(kw, db, sb)
+        extra = sorted(kw)
+        if extra:
+            raise ConvertError(f"option(s) {', '.join(extra)} with a forced-width copy: not modelled by the model format")
+        op = {"kind": kind, "dst": dst, "src": src, "dispatch": forced["dispatch"], "notes": forced["notes"],
+              "warps": forced["warps"], "access_bytes": forced["access_bytes"]}
+        if cache_note:
+            op["notes"] += "; " + cache_note
+        return op
     reduce = tma_fields.reduce_mode(kw, kw.get("dispatch") or default_dispatch(db, sb), sb, db)
     cache_note = copy_options.load_cache(kw, db, sb)  # ld.global.nc and cache hints: noted
     if kind == "copy_async" and kw.get("dispatch") == "tma_explicit" and ex is not None:
@@ -313,6 +343,7 @@ def _copy(call, kind, env, ev, ex, line) -> dict:
         if ws is None:
             raise ConvertError("a TMA copy is issued by a warp, and the kernel declares no thread index that fixes "
                                "the CTA's warps")
+        cp_shape.field(kw, "tma_explicit")  # shape= / multicast= there: refused
         return tma_explicit.gather_op(db, sb, dst, src, kw, ws, line)
     extra = sorted(set(kw) & tma_explicit.OPTIONS)
     if extra:
@@ -331,9 +362,11 @@ def _copy(call, kind, env, ev, ex, line) -> dict:
         import reg_copy
         chosen = reg_copy.choose(dotted(call.func) or "", db, sb, dst, src, ex.executing_warps(),
                                  barrier_phase.threads(ex), {})
+        if chosen is None and thread_copy.thread_scope(call) and "local" in (sb.scope, db.scope):
+            chosen = thread_copy.auto(call, dst, db, src, sb, ex)  # vec_auto_reg at thread scope
     if chosen is not None:  # TVM's dispatch for a warpgroup register -> shared copy (reg_copy.py)
         op = {"kind": kind, "dst": dst, "src": src, "dispatch": chosen["dispatch"], "notes": chosen["notes"],
-              "warps": ex.executing_warps(), "access_bytes": chosen["access_bytes"]}
+              "warps": chosen.get("warps") or ex.executing_warps(), "access_bytes": chosen["access_bytes"]}
         if cache_note:
             op["notes"] += "; " + cache_note
         return op
@@ -365,6 +398,9 @@ def _copy(call, kind, env, ev, ex, line) -> dict:
         op["notes"] = notes
     if "cta_group" in kw:
         op["cta_group"] = kw["cta_group"]
+    shape = cp_shape.field(kw, dispatch)  # shape= / multicast= of a tcgen05.cp (cp_shape.py)
+    if shape is not None:
+        op["shape"] = shape
     if dispatch in ("tcgen05", "ldstmatrix", "thread"):
         ws = ex.executing_warps()
         if ws is None:

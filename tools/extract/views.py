@@ -167,6 +167,7 @@ def _emit(ex, name, base: BufferRef, shape, dtype, layout, line, node, scope=Non
         raise ConvertError(f"the derived layout has {size} elements but the shape {tuple(shape)} has "
                            f"{math.prod(shape)}")
     ref = emit(ex, name, scope or base.scope, tuple(shape), dtype, layout, line, node, base.name)
+    ref.view_base = base  # the start's provenance follows the chain (thread_copy.sym_of)
     ref.start_bytes = getattr(base, "start_bytes", None)  # _redecl keeps the base's elem_offset
     ref.default_layout = getattr(base, "default_layout", False)
     return ref
@@ -453,9 +454,12 @@ def narrow(shape, lay, picks, scope: str, dtype: str):
 
 def sub(base: BufferRef, node: ast.Subscript, ev, ex, name, line):
     """X.sub[...]: numpy basic indexing as a view (SubIndexer 499-548)."""
-    shape, lay = narrow(list(base.shape), layout_text.parse(base.layout), _picks(node, ev, len(base.shape)),
-                        base.scope, base.dtype)
-    return _emit(ex, name or f"{base.name}.sub", base, shape or [1], base.dtype, lay.text(), line, node)
+    picks = _picks(node, ev, len(base.shape))
+    shape, lay = narrow(list(base.shape), layout_text.parse(base.layout), picks, base.scope, base.dtype)
+    ref = _emit(ex, name or f"{base.name}.sub", base, shape or [1], base.dtype, lay.text(), line, node)
+    import thread_copy  # which of the start's terms are source constants (thread_copy.sub_sym)
+    thread_copy.sub_sym(ref, base, node, picks, ex)
+    return ref
 
 
 def tile(base: BufferRef, node: ast.Subscript, ev, ex, name, line):
