@@ -12,6 +12,7 @@
 #include "tirx_verify/kernel/graph.hpp"
 #include "tirx_verify/kernel/kernel_check.hpp"
 #include "tirx_verify/kernel/model.hpp"
+#include "tirx_verify/layout/error.hpp"
 
 namespace tirx::kernel::test {
 
@@ -44,6 +45,18 @@ inline KernelFinding the_finding(const Loaded& l, std::string_view id, std::stri
   auto fs = findings(l, id, subject);
   EXPECT_EQ(fs.size(), 1u) << id << " " << subject;
   return fs.empty() ? KernelFinding{} : fs.front();
+}
+
+// Loading `text` must fail with a model.schema error naming ops[0] and containing `what`.
+inline void expect_model_error(const std::string& text, const std::string& what) {
+  try {
+    load(text);
+    ADD_FAILURE() << "accepted: " << what;
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.check_id(), "model.schema");
+    EXPECT_NE(e.message().find("ops[0]"), std::string::npos) << e.message();
+    EXPECT_NE(e.message().find(what), std::string::npos) << e.message();
+  }
 }
 
 }  // namespace tirx::kernel::test

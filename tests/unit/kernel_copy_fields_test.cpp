@@ -30,17 +30,6 @@ std::string cf_model(std::int64_t rows, const std::string& ops) {
                      rows, rows, kSw128, ops);
 }
 
-void cf_expect_error(const std::string& text, const std::string& what) {
-  try {
-    load(text);
-    ADD_FAILURE() << "accepted: " << what;
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.check_id(), "model.schema");
-    EXPECT_NE(e.message().find("ops[0]"), std::string::npos) << e.message();
-    EXPECT_NE(e.message().find(what), std::string::npos) << e.message();
-  }
-}
-
 TEST(Region, BindPastTheShapeOnlyWhenAllowedAndClip) {
   Region r = parse_region("G[0:128, 0:64]");
   EXPECT_THROW(bind_region(r, {1, 64}), InputError);
@@ -109,22 +98,22 @@ TEST(CopyFields, AReductionIsAReadModifyWriteOfGlobalMemory) {
 }
 
 TEST(CopyFields, ReaderRefusals) {
-  cf_expect_error(cf_model(128, R"([{"name": "a", "kind": "copy_async", "dst": "S", "src": "G[0:128, 0:64]",
+  test::expect_model_error(cf_model(128, R"([{"name": "a", "kind": "copy_async", "dst": "S", "src": "G[0:128, 0:64]",
       "dispatch": "tma", "past_tensor": true}])"),
                   "is set but region 'G[0:128, 0:64]' lies inside tensor 'G' [128, 64]");
-  cf_expect_error(cf_model(1, R"([{"name": "a", "kind": "copy_async", "dst": "S", "src": "G[0:128, 0:64]",
+  test::expect_model_error(cf_model(1, R"([{"name": "a", "kind": "copy_async", "dst": "S", "src": "G[0:128, 0:64]",
       "dispatch": "tma"}])"),
                   "outside [0, 1) of buffer 'G'");
-  cf_expect_error(cf_model(1, R"([{"name": "a", "kind": "copy_async", "dst": "S[0:256, :]", "src": "G[0:256, 0:64]",
+  test::expect_model_error(cf_model(1, R"([{"name": "a", "kind": "copy_async", "dst": "S[0:256, :]", "src": "G[0:256, 0:64]",
       "dispatch": "tma", "past_tensor": true}])"),
                   "runs past buffer 'S' [128, 64]: past_tensor lets only the global operand");
-  cf_expect_error(cf_model(128, R"([{"name": "a", "kind": "copy_async", "dst": "S", "src": "G",
+  test::expect_model_error(cf_model(128, R"([{"name": "a", "kind": "copy_async", "dst": "S", "src": "G",
       "dispatch": "tma", "reduce": "add"}])"),
                   "is a TMA reduction into global memory");
-  cf_expect_error(cf_model(128, R"([{"name": "a", "kind": "copy_async", "dst": "S", "src": "G",
+  test::expect_model_error(cf_model(128, R"([{"name": "a", "kind": "copy_async", "dst": "S", "src": "G",
       "dispatch": "tma", "shape": "128x128b"}])"),
                   "is the tcgen05.cp instruction shape; dispatch 'tma' has none");
-  cf_expect_error(cf_model(128, R"([{"name": "a", "kind": "copy", "dst": "P", "src": "G[0:32, :]", "warps": [0],
+  test::expect_model_error(cf_model(128, R"([{"name": "a", "kind": "copy", "dst": "P", "src": "G[0:32, :]", "warps": [0],
       "dispatch": "tma", "access_bytes": 16}])"),
                   "is the bytes per thread of a thread copy; dispatch 'tma' has none");
 }
@@ -164,7 +153,7 @@ TEST(CopyFields, Tcgen05CpShapeMustWriteTheLayoutsReplicas) {
   // No shape named: the planner chooses it (not checked here, as before).
   auto none = load(cf_cp_model(""));
   EXPECT_TRUE(test::findings(*none, "kernel.tmem-datapath", "cp").empty());
-  cf_expect_error(cf_cp_model(R"(, "shape": "64x128b")"), "needs a multicast");
+  test::expect_model_error(cf_cp_model(R"(, "shape": "64x128b")"), "needs a multicast");
 }
 
 TEST(CopyFields, ThirtyTwoBytesPerThreadOnlyAgainstGlobal) {
@@ -180,7 +169,7 @@ TEST(CopyFields, ThirtyTwoBytesPerThreadOnlyAgainstGlobal) {
   };
   auto l = load(text("I"));
   EXPECT_EQ(std::get<CopyOp>(l->model.ops.at(0).data).access_bytes, 32);
-  cf_expect_error(text("J"), "32 bytes per thread is a 256-bit global access");
+  test::expect_model_error(text("J"), "32 bytes per thread is a 256-bit global access");
 }
 
 }  // namespace

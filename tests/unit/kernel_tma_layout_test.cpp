@@ -160,17 +160,6 @@ std::string gather4_op(const std::string& swizzle, const std::string& box, const
 }
 
 // The model is refused with model.schema, naming op 0 and `what`.
-void expect_model_error(const std::string& text, const std::string& what) {
-  try {
-    load(text);
-    ADD_FAILURE() << "accepted: " << what;
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.check_id(), "model.schema");
-    EXPECT_NE(e.message().find("ops[0]"), std::string::npos) << e.message();
-    EXPECT_NE(e.message().find(what), std::string::npos) << e.message();
-  }
-}
-
 const std::string k128B8 = R"(mma_shared_layout(\"float16\", SwizzleMode.SWIZZLE_128B_ATOM, (8, 64)))";
 const std::string kRows = R"(["G[5, 0:64]", "G[17, 0:64]", "G[2, 0:64]", "G[900, 0:64]"])";
 
@@ -223,7 +212,7 @@ TEST(TmaLayout, Gather4RowsNarrowerThanTheSwizzleSpanAreUndecided) {
 
 TEST(TmaLayout, Gather4ModelErrorsNameTheOp) {
   auto bad = [&](const std::string& ops, const std::string& what) {
-    expect_model_error(model("float16", "[1024, 1024]", "S[(1024,1024):(1024,1)]", "[8, 64]", k128B8, 1024, ops), what);
+    test::expect_model_error(model("float16", "[1024, 1024]", "S[(1024,1024):(1024,1)]", "[8, 64]", k128B8, 1024, ops), what);
   };
   bad(gather4_op("128B", "[64, 4]", "[5, 17, 2, 900]", kRows), "box[1] to be 1");
   bad(gather4_op("128B", "[64, 1]", "[5, 17, 2]", kRows), "has 3 entries; .tile::gather4 takes four row coordinates");
@@ -273,7 +262,7 @@ TEST(TmaLayout, AFillObeysTheTmaRulesAndNamesTheWholeBox) {
 
 TEST(TmaLayout, AnOmittedGlobalIsRefusedUnlessTheBoxIsWhollyOutside) {
   auto bad = [&](const std::string& ops, const std::string& what) {
-    expect_model_error(model("float16", "[1024, 1024]", "S[(1024,1024):(1024,1)]", "[128, 64]", k128B, 1024, ops), what);
+    test::expect_model_error(model("float16", "[1024, 1024]", "S[(1024,1024):(1024,1)]", "[128, 64]", k128B, 1024, ops), what);
   };
   // one column of the box inside (960 + 64 = 1024 ends at the edge: columns 960..1023 are inside)
   bad(outside_op("[960, 0]"), "the box at coords [960, 0] has elements inside the tensor's dims [1024, 1024]");
@@ -282,7 +271,7 @@ TEST(TmaLayout, AnOmittedGlobalIsRefusedUnlessTheBoxIsWhollyOutside) {
   std::string rows_missing = gather4_op("128B", "[64, 1]", "[5, 17, 2, 900]", kRows);
   const std::size_t from = rows_missing.find("\"global\"");
   rows_missing.erase(from, rows_missing.find("\"smem\"") - from);
-  expect_model_error(model("float16", "[1024, 1024]", "S[(1024,1024):(1024,1)]", "[8, 64]", k128B8, 1024, rows_missing),
+  test::expect_model_error(model("float16", "[1024, 1024]", "S[(1024,1024):(1024,1)]", "[8, 64]", k128B8, 1024, rows_missing),
                      "is missing; a gather4 load names four global regions, one per row coordinate");
 }
 
@@ -293,7 +282,7 @@ TEST(TmaLayout, NanFillOnAnIntegerMapIsRefused) {
      "strides_bytes": [2048], "box": [64, 128], "swizzle": "128B", "oob_fill": "nan"}}, "coords": [1024, 0], "smem": "S"}}])",
                        dtype);
   };
-  expect_model_error(model("int16", "[1024, 1024]", "S[(1024,1024):(1024,1)]", "[128, 64]", k128B, 1024, with_fill("int16")),
+  test::expect_model_error(model("int16", "[1024, 1024]", "S[(1024,1024):(1024,1)]", "[128, 64]", k128B, 1024, with_fill("int16")),
                      "is 'nan' but the map's dtype 'int16' is an integer type");
   auto l = load(model("float16", "[1024, 1024]", "S[(1024,1024):(1024,1)]", "[128, 64]", k128B, 1024,
                       with_fill("float16")));
@@ -324,7 +313,7 @@ TEST(TmaLayout, ABaseOffsetMovesTheMapIntoItsBuffer) {
   EXPECT_EQ(f.witness["kind"], "outside");
   EXPECT_EQ(f.witness["outside"]["global_byte"], 0);
   // cuTensorMapEncodeTiled: globalAddress 16-byte aligned.
-  expect_model_error(model("float16", "[64, 256]", "S[(64,256):(256,1)]", "[64, 64]", s64, 1024,
+  test::expect_model_error(model("float16", "[64, 256]", "S[(64,256):(256,1)]", "[64, 64]", s64, 1024,
                            half(R"(, "base_offset_bytes": 264)")),
                      "is 264: the map's base address must be 16-byte aligned");
 }
