@@ -614,6 +614,9 @@ def _extract_tile(cls, tree, env, overrides, file_label) -> dict:
         ex.block(f"the {cls.name} instance", inst.never[0], None,
                  inst.never[1] + "; the driver's calls (class_init, init, run) are not walked")
     for name, fv in ([] if inst.never is not None else tile_class.entry_methods(cls, inst, ex)):
+        if name == "run":  # the driver's device set-up of its manager comes first (mgr_init.py)
+            import mgr_init
+            mgr_init.before_run(ex, cls, lambda mfv, menv: Walker(ex).walk_function(mfv, menv, called))
         tile_cells.enter_run(cls, inst, name)  # register scalars the tile holds: the first tile's (tile_cells.py)
         fenv = tile_class.bind_entry(fv, cls, name, overrides, ex)
         bind_buffer_params(fv.node, fenv, ex, Evaluator(fenv))  # `A: T.Buffer(...)` parameters

@@ -45,23 +45,29 @@ def statement(call, env, ex, line: int, cond=None) -> bool:
         p = kernel_env.Evaluator(env).value(call.args[0])
     except Exception as e:  # noqa: BLE001 - an address the walk does not evaluate: undecided, never passed over
         p = kernel_env.Unresolved(ast.unparse(call.args[0]), line, str(e))
-    if isinstance(p, kernel_env.Unresolved):
-        _list(ex, line, f"the raw mbarrier wait at {ex.current_file()}:{line} is not followed: its address "
-              f"{ast.unparse(call.args[0])[:80]} is not evaluated ({p.root().reason}); so this warp role's ops are "
-              "placed in the walk's order (one role after another), not the order its waits give")
-        return True
-    if not (isinstance(p, Ptr) and "shared" in p.buf.scope):
-        return False
     import raw_phase
     cond = raw_phase.enclosing(ex, cond)  # a helper called under an undecided condition runs under it
-    got = raw_phase.wait_result(p, call, env, ex, cond, line)
-    if not isinstance(got[3], str):
+    if isinstance(p, kernel_env.Unresolved):
+        words = raw_phase.lane_words(call.args[0], env, ex)  # one word per lane (raw_phase.lane_words)
+        if words is None:
+            _list(ex, line, f"the raw mbarrier wait at {ex.current_file()}:{line} is not followed: its address "
+                  f"{ast.unparse(call.args[0])[:80]} is not evaluated ({p.root().reason}); so this warp role's ops "
+                  "are placed in the walk's order (one role after another), not the order its waits give")
+            return True
+        p = next(iter(words.values()))[0]
+        got = raw_phase.lane_wait_result(words, call, env, ex, cond, line)
+    elif not (isinstance(p, Ptr) and "shared" in p.buf.scope):
+        return False
+    else:
+        got = raw_phase.wait_result(p, call, env, ex, cond, line)
+    parts = got[1] if got[0] == "waits" else [got]
+    if not any(isinstance(g[3], str) for g in parts):
         role_sched.wait(ex, got, line)  # suspends this role until the phase completes (role_sched.py)
-        lost = raw_phase.why_lost(got[1])
+        lost = next((x for x in (raw_phase.why_lost(g[1]) for g in parts) if x is not None), None)
         if lost is None:
             return True
         # let go because the word stopped being followed while this role waited on it
-        got = (got[0], got[1], got[2], f"the wait at line {line} is not decided ({lost})")
+        got = ("wait", parts[0][1], parts[0][2], f"the wait at line {line} is not decided ({lost})")
     why = (f"the raw mbarrier wait on {p.buf.name}{list(p.coords)} ({ex.current_file()}:{line}) is not followed: "
            f"{got[3]}; so this warp role's ops are placed in the walk's order (one role after another), not the "
            "order its waits give")

@@ -152,6 +152,63 @@ def _index(p):
     return i if isinstance(i, int) and not isinstance(i, bool) else None
 
 
+def lane_words(node, env, ex):
+    """A word address that depends on the lane (`self.mbar.ptr_to([lane_id])`, spectrometerHBH 8721e86
+    megakernel/utils/base.py:311-386): evaluated at every thread executing the statement (the warps
+    ex.executing_warps gives, the lanes ex.lane_sets gives inside lane branches).  {index: (Ptr,
+    threads)} when every thread's address is a fixed word of one buffer, else None."""
+    import kernel_env
+    from fragments import Ptr
+    ws = ex.executing_warps()
+    if ws is None:
+        return None
+    lanes = getattr(ex, "lane_sets", None) or {}
+    out, bk = {}, None
+    for w in ws:
+        ls = lanes.get(w)
+        if ls is None and ex.lane_branches:
+            return None
+        for lane in (sorted(ls) if ls is not None else range(32)):
+            try:
+                p = kernel_env.Evaluator(env, thread=(w, lane)).value(node)
+            except Exception:  # noqa: BLE001 - an address the walk does not evaluate at this thread
+                return None
+            if not (isinstance(p, Ptr) and is_word_buffer(p.buf)) or _index(p) is None:
+                return None
+            if bk is None:
+                bk = _bkey(p.buf)
+            elif _bkey(p.buf) != bk:
+                return None
+            got = out.get(_index(p))
+            out[_index(p)] = (p, 1 + (got[1] if got else 0))
+    return out or None
+
+
+def lane_wait_result(words, call, env, ex, cond, line: int):
+    """A wait whose word depends on the lane (lane_words): each lane waits on its own word.  The walk
+    moves a warp as one, so it decides such a wait only where no lane's wait orders anything: every
+    word's wait passes with no phase of the word completed (a fresh word waited on for parity 1,
+    PTX ISA 9.7.13.15.16: the phase before the current one counts as complete).  Then ("waits",
+    parts); else ("wait", word, index, why) -- undecided."""
+    import barrier_phase
+    parts = [wait_result(p, call, env, ex, cond, line) for _i, (p, _n) in sorted(words.items())]
+    bad = next((g for g in parts if isinstance(g[3], str)), None)
+    if bad is not None or len(parts) == 1:
+        return bad or parts[0]
+    ph = barrier_phase.phases()
+    for g in parts:
+        w, i, (par, ok) = g[1], g[2], g[3]
+        if ok is not True or ph.slot(w, i).phases:
+            return ("wait", w, i, f"the wait at line {line} has one word per lane ({p_label(parts)}): lanes wait "
+                    f"apart, and the walk orders a warp as one; decided only where every lane's word passes with no "
+                    f"phase completed, and {w.label} {'has completed a phase' if ok is True else 'would block'}")
+    return ("waits", parts)
+
+
+def p_label(parts) -> str:
+    return ", ".join(g[1].label for g in parts[:4]) + (", ..." if len(parts) > 4 else "")
+
+
 def _val(node, env):
     import kernel_env
     try:
@@ -243,6 +300,12 @@ def statement(call, env, ex, cond, line: int):
         return None
     cond = enclosing(ex, cond)
     p = _ptr(call.args[0], env)
+    if p is None and name != INIT:
+        per_lane = lane_words(call.args[0], env, ex)
+        if per_lane is not None:  # one word per lane (lane_words): each word gets its lanes' arrivals
+            for _i, (lp, n) in sorted(per_lane.items()):
+                _arrive(call, name, lp, env, ex, cond, line, n)
+            return ("arrive",)
     if p is None:
         b = _ptr_buf(call.args[0], env)
         if b is not None and name != INIT:  # an arrive on a word of it whose index the walk does not fix
@@ -270,6 +333,19 @@ def statement(call, env, ex, cond, line: int):
             return ("other",)
         _init(p.buf, i, c, line)
         return ("other",)
+    _arrive(call, name, p, env, ex, cond, line, None)
+    return ("arrive",)
+
+
+def _arrive(call, name, p, env, ex, cond, line: int, lanes) -> None:
+    """An arrive / commit on the word at `p` by the executing threads (`lanes`: their number when the
+    word is one lane's, lane_words; None: every executing thread's)."""
+    import barrier_phase
+    import kernel_env
+    i = _index(p)
+    ph = barrier_phase.phases()
+    w = word(p.buf, i)
+    kws = {k.arg: k.value for k in call.keywords}
     where = None
     if cond is not None:
         where = f"an arrive at line {line} under the undecided condition of line {cond.line}"
@@ -305,20 +381,19 @@ def statement(call, env, ex, cond, line: int):
         log.add(w)
     if where is not None:
         ph.lose(w, f"{w.label}: {where}", i)
-        return ("arrive",)
+        return
     if not mine:
-        return ("arrive",)
-    n = barrier_phase.threads(ex)
+        return
+    n = barrier_phase.threads(ex) if lanes is None else lanes
     if n is None:
         ph.lose(w, f"{w.label}: an arrive at line {line} by a number of threads the walk does not fix", i)
-        return ("arrive",)
+        return
     if id(w) not in ph.counts:
         ph.lose(w, f"{w.label}: arrived on at line {line} before any mbarrier.init the walk followed", i)
-        return ("arrive",)
+        return
     if assumed is not None:
         ph.slot(w, i).assumed.append(assumed)
     ph.arrive(w, i, n)
-    return ("arrive",)
 
 
 def wait_result(p, call, env, ex, cond, line: int):

@@ -23,7 +23,8 @@ under the representative instance's first tile (tile_cells.enter_run).
 The buffer *escapes* -- its cell is lost for good and never made again -- when a statement names it
 other than as `X[0]` stored by a plain assignment or read inside an expression: passed itself to a
 call, `X.ptr_to`, `X.data`, `T.address_of(X[0])`, a view, an element other than 0, or `X[0]` given
-directly as an argument to a builder instruction (T.* / Tx.* / K.*: it may be an output operand).
+directly as an argument to a builder instruction (T.* / Tx.* / K.*: it may be an output operand),
+except an operand the instruction only reads (READ_OPERANDS: an mbarrier wait's parity).
 Reads inside a loop the walk does not unroll are the runtime content too (a later iteration may read
 a store the one walked pass places after the read).
 
@@ -146,11 +147,27 @@ def escapes(st, env, line: int) -> None:
                 ok = isinstance(st, ast.Assign) and len(st.targets) == 1  # a plain store (AugAssign: x = x op e)
                 ok = ok or isinstance(st, ast.AugAssign)
             elif isinstance(pp, ast.Call) and p in pp.args + [k.value for k in pp.keywords]:
-                ok = not _builder(pp)  # an argument of a Python / inline helper: a value
+                ok = not _builder(pp) or _read_operand(pp, p)  # a Python / inline helper's argument: a value
             else:
                 ok = not (isinstance(pp, ast.Call) and pp.func is p)
         if not ok:
             _escape(b, line, f"{ast.unparse(p if p is not None else n)[:80]}")
+
+
+# Builder instructions whose operand at a position is only read: the phase parity of an mbarrier wait
+# (PTX ISA 9.7.13.15.16 mbarrier.test_wait / try_wait: `waitComplete, [addr], phaseParity`, the
+# parity an input; TVM's T.ptx.mbarrier.try_wait(addr, parity) loops on it and writes no operand).
+READ_OPERANDS = {"mbarrier.try_wait": (1,), "mbarrier.try_wait.parity": (1,), "mbarrier.test_wait": (1,),
+                 "mbarrier.test_wait.parity": (1,)}
+
+
+def _read_operand(call, arg) -> bool:
+    from corpus_notation import dotted
+    name = dotted(call.func) or ""
+    if not name.startswith(("T.ptx.", "Tx.ptx.")):
+        return False
+    pos = READ_OPERANDS.get(name.split(".ptx.", 1)[1], ())
+    return any(i < len(call.args) and call.args[i] is arg for i in pos)
 
 
 def _builder(call) -> bool:

@@ -78,9 +78,13 @@ MAX_SCAN_DEPTH = 4   # helper levels searched for a wait
 
 
 def _has_wait(bodies, env=None, depth=0, seen=None) -> bool:
-    """Does code of `bodies` -- or of a helper of the file it calls by name, MAX_SCAN_DEPTH levels
-    (an `@T.inline def producer()` defined before the role branch) -- call `X.wait(...)`?"""
+    """Does code of `bodies` -- or of a helper of the file it calls by name or as a method of an
+    object the walk holds (`self.mgr.wait_mine(...)`), MAX_SCAN_DEPTH levels (an `@T.inline def
+    producer()` defined before the role branch) -- call `X.wait(...)` or a raw mbarrier wait
+    (`T.ptx.mbarrier.try_wait(ptr, parity)`, raw_mbar.py)?"""
     from kernel_env import FuncValue
+    import raw_mbar
+    from corpus_notation import dotted
     seen = set() if seen is None else seen
     for b in bodies:
         for st in b:
@@ -89,12 +93,41 @@ def _has_wait(bodies, env=None, depth=0, seen=None) -> bool:
                     continue
                 if isinstance(n.func, ast.Attribute) and n.func.attr == "wait" and n.args:
                     return True
+                name = dotted(n.func) or ""
+                if name.startswith(("T.ptx.", "Tx.ptx.")) and name.split(".ptx.", 1)[1] in raw_mbar.WAITS and n.args:
+                    return True
                 fv = env.get(n.func.id) if env is not None and isinstance(n.func, ast.Name) else None
+                if fv is None and env is not None and isinstance(n.func, ast.Attribute) and \
+                        isinstance(n.func.value, ast.Attribute):
+                    fv = _method_of(n.func, env)
                 if isinstance(fv, FuncValue) and id(fv.node) not in seen and depth < MAX_SCAN_DEPTH:
                     seen.add(id(fv.node))
                     if _has_wait([fv.node.body], {**fv.closure, **env}, depth + 1, seen):
                         return True
     return False
+
+
+def _method_of(node, env):
+    """The bound method `a.b.m` names when the walk holds `a.b` as an object of the file's classes
+    (tile_class.Instance), else None; nothing is evaluated but attribute reads of held objects."""
+    import tile_class
+    parts, cur = [], node
+    while isinstance(cur, ast.Attribute):
+        parts.insert(0, cur.attr)
+        cur = cur.value
+    if not isinstance(cur, ast.Name) or len(parts) < 2:
+        return None
+    obj = env.get(cur.id)
+    for p in parts[:-1]:
+        if not isinstance(obj, tile_class.Instance):
+            return None
+        obj = obj.attrs.get(p)
+    if not isinstance(obj, tile_class.Instance):
+        return None
+    got = obj.cls.find(parts[-1])
+    if got is None or got[1] != "method":
+        return None
+    return tile_class.bound(got[2], got[0], obj)
 
 
 def _modules():

@@ -91,15 +91,27 @@ def cells(cls, inst) -> list:
     return out
 
 
-def reachable(values) -> list:
-    """The cells held by the Instances / ClassValues among `values` (thread_cells.collect)."""
+def reachable(values, depth: int = 3, seen=None) -> list:
+    """The cells held by the Instances / ClassValues among `values` and by the Instances their
+    attributes hold, `depth` levels down (a tile's manager, `self.smem_manager.cur_phase[0]`:
+    each role gets its own copy; thread_cells.collect)."""
     import tile_class
+    seen = set() if seen is None else seen
     out = []
     for v in values:
+        if id(v) in seen:
+            continue
         if isinstance(v, tile_class.Instance):
+            seen.add(id(v))
             out += [c for _, c in cells(v.cls, v)]
+            if depth > 1:
+                out += reachable(list(v.attrs.values()), depth - 1, seen)
         elif isinstance(v, tile_class.ClassValue):
+            seen.add(id(v))
             out += [c for _, c in cells(v, tile_class.Instance(v))]
+            if depth > 1:
+                out += reachable([x for c in v.mro() for x in c.attrs.values()
+                                  if isinstance(x, tile_class.Instance)], depth - 1, seen)
     return out
 
 

@@ -303,26 +303,36 @@ def _method_env(rel, tree, fn, cl, root, top, depth: int):
     return env, [where] + cchain
 
 
+def manager_site(cv):
+    """((rel, tree, call, fn, cl, root, top) | None, note): the package's one construction `C(...)`
+    of the class `cv`, with the function and class enclosing it and the package's root and name."""
+    import kernel_env
+    kmod = _module_of(kernel_env.SETTINGS.get("source_path") or "")
+    if kmod is None:
+        return None, "the kernel's path in its repository is not known (--source-path)"
+    top = kmod.split(".")[0]
+    root = _root(top)
+    home = cv.env.get(kernel_env.FILE_KEY)
+    if root is None or not isinstance(home, str) or not home.startswith(top + "/"):
+        return None, f"the class {cv.name} is not read from a file of the package {top}"
+    sites = _sites(root, top, lambda r, t, c: isinstance(c.func, ast.Name) and
+                   c.func.id == _binds_class(t, r, cv.name, home))
+    if len(sites) != 1:
+        return None, (f"{len(sites)} constructions of {cv.name} in the package" +
+                      (" (" + ", ".join(f"{r}:{c.lineno}" for r, _, c, _, _ in sites[:4]) + ")" if sites else ""))
+    return sites[0] + (root, top), None
+
+
 def manager(cv):
     """(Instance | None, where, note): the driver's one construction of the class `cv` (the class
     an entry method's parameter is annotated with), evaluated: its arguments in the enclosing
     function's environment, that function's parameters from its one call in the package."""
     import kernel_env
     import tile_class
-    kmod = _module_of(kernel_env.SETTINGS.get("source_path") or "")
-    if kmod is None:
-        return None, None, "the kernel's path in its repository is not known (--source-path)"
-    top = kmod.split(".")[0]
-    root = _root(top)
-    home = cv.env.get(kernel_env.FILE_KEY)
-    if root is None or not isinstance(home, str) or not home.startswith(top + "/"):
-        return None, None, f"the class {cv.name} is not read from a file of the package {top}"
-    sites = _sites(root, top, lambda r, t, c: isinstance(c.func, ast.Name) and
-                   c.func.id == _binds_class(t, r, cv.name, home))
-    if len(sites) != 1:
-        return None, None, (f"{len(sites)} constructions of {cv.name} in the package" +
-                            (" (" + ", ".join(f"{r}:{c.lineno}" for r, _, c, _, _ in sites[:4]) + ")" if sites else ""))
-    rel, tree, call, fn, cl = sites[0]
+    site, note = manager_site(cv)
+    if site is None:
+        return None, None, note
+    rel, tree, call, fn, cl, root, top = site
     if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
         return None, None, f"{rel}:{call.lineno} constructs {cv.name} with *args / **kwargs"
     env, chain = _method_env(rel, tree, fn, cl, root, top, 1)
