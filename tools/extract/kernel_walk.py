@@ -109,6 +109,7 @@ class Extraction:
         self.runtime_loops = 0            # depth of loops the walk does not unroll
         self.warp_branches = 0            # depth of branches on thread indices
         self.reg_arrays: dict = {}        # (file, line, name) -> fragments.RegArray
+        self.elect_depth = 0              # enclosing lane branches on elect_sync() (raw_phase.lane_words)
         self.lane_branches = 0            # enclosing branches that only some lanes of a warp take
         self.lane_changes: list = []      # per such branch: {id: (state object, line)} changed inside it
         self.sampled_loops: list = []     # T.serial loops walked for their first iterations only
@@ -1097,6 +1098,9 @@ class Walker:
         ex.lane_branches += 1 if lane_dep else 0  # some lanes of a warp only (reg_access.py refuses)
         if lane_dep:
             ex.lane_changes.append({})
+        elect = lane_dep and any(isinstance(n, ast.Call) and (dotted(n.func) or "").endswith("elect_sync")
+                                 for n in ast.walk(test))
+        ex.elect_depth += 1 if elect else 0  # which lane elect_sync picks is not fixed (raw_phase.lane_words)
         returned = set()
         lanes = warps_mod.branch_lanes(test, env, taken | not_taken, Evaluator, getattr(ex, "lane_sets", None)) \
             if lane_dep else None
@@ -1127,6 +1131,7 @@ class Walker:
                 for _b, arm in arms:
                     arm()
         finally:
+            ex.elect_depth -= 1 if elect else 0
             ex.lane_sets = saved_lanes
             ex.warps, ex.warps_line = saved
             ex.returned_warps = ex.returned_warps | frozenset(returned)

@@ -156,11 +156,14 @@ def lane_words(node, env, ex):
     """A word address that depends on the lane (`self.mbar.ptr_to([lane_id])`, spectrometerHBH 8721e86
     megakernel/utils/base.py:311-386): evaluated at every thread executing the statement (the warps
     ex.executing_warps gives, the lanes ex.lane_sets gives inside lane branches).  {index: (Ptr,
-    threads)} when every thread's address is a fixed word of one buffer, else None."""
+    threads)} when every thread's address is a fixed word of one buffer, else None -- also under a
+    branch on elect_sync(): the walk takes lane 0 as the elected lane for which warps issue
+    (warps.py), but which lane is elected PTX does not fix (PTX ISA, Parallel Synchronization and Communication Instructions: elect.sync -- the election is only deterministic), so a word
+    that depends on it is not one the source fixes."""
     import kernel_env
     from fragments import Ptr
     ws = ex.executing_warps()
-    if ws is None:
+    if ws is None or getattr(ex, "elect_depth", 0):  # under elect_sync(): which lane, PTX does not fix
         return None
     lanes = getattr(ex, "lane_sets", None) or {}
     out, bk = {}, None
