@@ -158,7 +158,8 @@ def lane_words(node, env, ex):
     ex.executing_warps gives, the lanes ex.lane_sets gives inside lane branches).  {index: (Ptr,
     threads)} when every thread's address is a fixed word of one buffer, else None -- also under a
     branch on elect_sync(): the walk takes lane 0 as the elected lane for which warps issue
-    (warps.py), but which lane is elected PTX does not fix (PTX ISA, Parallel Synchronization and Communication Instructions: elect.sync -- the election is only deterministic), so a word
+    (warps.py), but PTX does not fix which lane is elected, only that the choice is deterministic
+    (PTX ISA, Parallel Synchronization and Communication Instructions: elect.sync), so a word
     that depends on it is not one the source fixes."""
     import kernel_env
     from fragments import Ptr

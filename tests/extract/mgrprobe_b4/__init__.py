@@ -1,0 +1,1 @@
+# A probe package written for tirx-verify's extraction tests (no real kernel code): the manager-word probes of docs/extract.md, "The manager's device set-up and its chunk words"; this one's driver is kwrap.py.

@@ -1,0 +1,1 @@
+from .tile import ProbeTile
