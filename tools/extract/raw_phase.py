@@ -31,6 +31,10 @@ coroutine walk of sibling roles (role_sched.py) can suspend a role on it exactly
                                                or any other keyword: not followed
     T.ptx.mbarrier.try_wait(ptr, parity)       raw_mbar.py: passes iff parity != completed phases mod 2
 
+A word index that depends on the lane (`ptr_to([lane_id])`) is evaluated at each executing thread
+(lane_words): an arrive gives each word its own lanes' arrivals; a wait with several words is
+decided only where every word passes with no phase completed (lane_wait_result).
+
 A word is no longer followed (lost: its waits are undecided, listed unresolved by raw_mbar.py) after
 an arrive under an undecided condition, in a loop the walk does not unroll or samples (later
 iterations' arrivals are not walked: the loop_first / walk_for state rule through `lose` /
