@@ -33,7 +33,6 @@ nothing; the op notes it.  Anything else stays unresolved as before.
 """
 from __future__ import annotations
 
-import re
 
 from kernel_env import ConvertError
 
@@ -44,25 +43,9 @@ _BITS = {"float16": 16, "bfloat16": 16, "float32": 32, "int32": 32, "uint32": 32
 
 
 def _region(text: str, shape) -> list | None:
-    """[(lo, hi)] per dimension of a region text NAME[...] (None: not constant)."""
-    if "[" not in text:
-        return [(0, d) for d in shape]
-    body = text[text.index("[") + 1:-1]
-    parts = [p.strip() for p in body.split(",")]
-    if len(parts) != len(shape):
-        return None
-    out = []
-    for p, d in zip(parts, shape):
-        if p == ":":
-            out.append((0, d))
-        elif re.fullmatch(r"\d+:\d+", p):
-            lo, hi = map(int, p.split(":"))
-            out.append((lo, hi))
-        elif re.fullmatch(r"\d+", p):
-            out.append((int(p), int(p) + 1))
-        else:
-            return None
-    return out
+    """[(lo, hi)] per dimension of a region text NAME[...] (None: not constant; region_text.py)."""
+    import region_text
+    return region_text.bounds(text, shape)
 
 
 def _addr(groups, coord) -> int:

@@ -21,7 +21,6 @@ starting before the tensor (a negative start) or empty gets no flag: the model r
 """
 from __future__ import annotations
 
-import re
 
 from kernel_env import ConvertError
 
@@ -51,24 +50,10 @@ def reduce_mode(kw: dict, dispatch, sb, db) -> str | None:
 
 
 def _bounds(text: str, shape) -> list | None:
-    """[(lo, hi)] per dimension of a region text NAME[...] with signed integer bounds (None: not constant)."""
-    if "[" not in text:
-        return [(0, d) for d in shape]
-    parts = [p.strip() for p in text[text.index("[") + 1:-1].split(",")]
-    if len(parts) != len(shape):
-        return None
-    out = []
-    for p, d in zip(parts, shape):
-        if p == ":":
-            out.append((0, d))
-        elif re.fullmatch(r"-?\d+:-?\d+", p):
-            lo, hi = re.fullmatch(r"(-?\d+):(-?\d+)", p).groups()
-            out.append((int(lo), int(hi)))
-        elif re.fullmatch(r"-?\d+", p):
-            out.append((int(p), int(p) + 1))
-        else:
-            return None
-    return out
+    """[(lo, hi)] per dimension of a region text NAME[...] with signed integer bounds (None: not
+    constant; region_text.py)."""
+    import region_text
+    return region_text.bounds(text, shape, signed=True)
 
 
 def past_tensor(src: str, sb, dst: str, db) -> bool:
